@@ -1,0 +1,84 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "drawserver",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "drawserver", targets: ["DrawServer"]),
+        .library(name: "Canvas", targets: ["Canvas"]),
+        .library(name: "Rooms", targets: ["Rooms"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "Canvas",
+            dependencies: ["CZlib"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Rooms",
+            dependencies: ["Canvas"],
+            resources: [.process("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "DrawServer",
+            dependencies: [
+                "Canvas",
+                "Rooms",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CanvasTests",
+            dependencies: ["Canvas", "CZlib"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RoomsTests",
+            dependencies: ["Rooms", "Canvas"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DrawServerTests",
+            dependencies: [
+                "DrawServer",
+                "Canvas",
+                "Rooms",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
