@@ -1,0 +1,66 @@
+import Foundation
+
+/// Brings a guess and a word to a comparable form (protocol section 4, "Judging").
+///
+/// Players type on phones, with or without accents, caps lock, stray punctuation or
+/// double spaces; none of that should decide whether a guess is right. The pipeline:
+///
+/// 1. Compatibility decomposition (NFKD): splits accented letters into base letter plus
+///    combining mark, and folds look-alike forms (full-width "Ａ", ligature "ﬁ", "²").
+/// 2. Unicode lowercasing, plus the two foldings lowercasing alone misses:
+///    "ß"/"ẞ" become "ss" and final sigma "ς" becomes "σ".
+/// 3. Nonspacing and enclosing marks (categories Mn, Me) are dropped: the diacritics.
+///    Spacing marks (Mc) are kept because in scripts such as Devanagari they are vowels.
+/// 4. Letters, numbers and spacing marks are kept; any whitespace becomes a space;
+///    everything else (punctuation such as hyphens and apostrophes, including the
+///    apostrophe-like spacing modifier letters U+02B0...U+02FF, symbols, emoji,
+///    control and format characters) is dropped without leaving a space, so
+///    "T-Rex" is "trex" and "O'Neil" is "oneil".
+/// 5. Space runs are collapsed to one space and the ends trimmed.
+/// 6. The result is recomposed (NFC) so Hangul syllables are single scalars again.
+public enum GuessNormalizer {
+    /// The normalised form of `text`; empty when nothing letter-like is left.
+    public static func normalize(_ text: String) -> String {
+        let decomposed = text.decomposedStringWithCompatibilityMapping.lowercased()
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+
+        func append(_ scalar: Unicode.Scalar) {
+            if pendingSpace, !scalars.isEmpty { scalars.append(" ") }
+            pendingSpace = false
+            scalars.append(scalar)
+        }
+
+        // Lowercasing may itself produce composed or compatibility forms, so decompose again.
+        for scalar in decomposed.decomposedStringWithCompatibilityMapping.unicodeScalars {
+            switch scalar {
+            case "ß", "ẞ":
+                append("s")
+                append("s")
+                continue
+            case "ς":
+                append("σ")
+                continue
+            case "\u{02B0}"..."\u{02FF}":
+                // Spacing modifier letters left after NFKD are apostrophe and accent look-alikes
+                // ("ʼ" U+02BC is typed as an apostrophe on some keyboards), not letters.
+                continue
+            default:
+                break
+            }
+            if scalar.properties.isWhitespace {
+                pendingSpace = true
+                continue
+            }
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                .spacingMark, .decimalNumber, .letterNumber, .otherNumber:
+                append(scalar)
+            default:
+                // Diacritics, punctuation, symbols, controls, format characters: dropped.
+                break
+            }
+        }
+        return String(scalars).precomposedStringWithCanonicalMapping
+    }
+}

@@ -1,0 +1,75 @@
+/// The words a game offers its drawers, drawn without replacement.
+///
+/// Like drawing tiles from a bag: no word comes up again until every other word has been
+/// drawn, then the bag is refilled and reshuffled. Offering the same word twice in a short
+/// game is the quickest way to make it feel broken, and pure random choice does that often.
+/// All randomness comes from the caller's generator, so a seeded game draws the same words.
+public struct WordBag: Sendable {
+    /// Every distinct word in the bag, in the order given.
+    public let words: [String]
+    /// Words left before the next refill; drawn from the end.
+    private var pending: [String]
+
+    /// - Parameter words: candidates; repeats (same `GuessNormalizer.normalize` form) and
+    ///   words that normalise to nothing are dropped, keeping the first spelling.
+    public init(words: [String], rng: inout some RandomNumberGenerator) {
+        var seen = Set<String>()
+        var unique: [String] = []
+        for word in words {
+            let key = GuessNormalizer.normalize(word)
+            guard !key.isEmpty, seen.insert(key).inserted else { continue }
+            unique.append(word)
+        }
+        self.words = unique
+        pending = unique
+        rng.shuffle(&pending)
+    }
+
+    /// Number of distinct words.
+    public var count: Int { words.count }
+    /// Words still to come before the bag is refilled.
+    public var remaining: Int { pending.count }
+
+    /// Up to `count` distinct words (fewer only when the bag holds fewer distinct words).
+    ///
+    /// When the bag runs out mid-draw it is refilled, and the words already picked in this
+    /// call are put at the bottom of the new bag, so one offer never shows a word twice and
+    /// those words still come up once during the new cycle.
+    public mutating func draw(_ count: Int, rng: inout some RandomNumberGenerator) -> [String] {
+        let wanted = min(max(count, 0), words.count)
+        var picked: [String] = []
+        picked.reserveCapacity(wanted)
+        while picked.count < wanted {
+            if pending.isEmpty { refill(excluding: picked, rng: &rng) }
+            guard let word = pending.popLast() else { break }
+            picked.append(word)
+        }
+        return picked
+    }
+
+    /// Chooses the bag for a new game from the room's settings.
+    ///
+    /// `customOnly` uses only the host's custom words, provided at least one survives
+    /// `WordList.sanitize`; with none it falls back to English rather than making the game
+    /// unplayable. Otherwise the custom words are added to the English list (repeats of
+    /// English words are dropped).
+    public static func forGame(
+        settingsCustomWords: [String], customOnly: Bool, rng: inout some RandomNumberGenerator
+    ) -> WordBag {
+        let custom = WordList.sanitize(settingsCustomWords)
+        if customOnly, !custom.isEmpty {
+            return WordBag(words: custom, rng: &rng)
+        }
+        return WordBag(words: WordList.english + custom, rng: &rng)
+    }
+
+    private mutating func refill(excluding picked: [String], rng: inout some RandomNumberGenerator) {
+        let held = Set(picked)
+        var fresh = words.filter { !held.contains($0) }
+        rng.shuffle(&fresh)
+        var deferred = picked
+        rng.shuffle(&deferred)
+        // Drawn from the end, so the words already offered in this call go to the front (last out).
+        pending = deferred + fresh
+    }
+}
