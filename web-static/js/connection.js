@@ -1,0 +1,186 @@
+// WebSocket session: hello/welcome with a resumable token, automatic reconnect
+// with exponential backoff and jitter, close-code policy (see docs/CLIENT.md).
+
+import { backoffDelay, closePolicy } from './util.js';
+
+const TOKEN_KEY = 'drawserver.token';
+
+export function wsUrl(loc = window.location) {
+  const scheme = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${loc.host}/ws`;
+}
+
+function storage() {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function loadToken() {
+  return storage()?.getItem(TOKEN_KEY) || null;
+}
+
+export function saveToken(token) {
+  const s = storage();
+  if (!s) return;
+  if (token) s.setItem(TOKEN_KEY, token);
+  else s.removeItem(TOKEN_KEY);
+}
+
+/**
+ * Events (EventTarget, detail in event.detail):
+ *  - "message": a parsed JSON object from the server
+ *  - "binary":  a Uint8Array binary frame
+ *  - "status":  {state: "connecting"|"open"|"reconnecting"|"stopped", message?, code?, retryInMs?}
+ */
+export class Connection extends EventTarget {
+  constructor({ url = wsUrl(), name = '' } = {}) {
+    super();
+    this.url = url;
+    this.name = name;
+    this.ws = null;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.stopped = true;
+    this.welcomed = false;
+    this.state = 'stopped';
+    this.onOnline = () => {
+      if (!this.stopped && this.state === 'reconnecting') this.reconnectNow();
+    };
+    window.addEventListener('online', this.onOnline);
+  }
+
+  get isOpen() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN && this.welcomed;
+  }
+
+  setStatus(state, extra = {}) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent('status', { detail: { state, ...extra } }));
+  }
+
+  /** Start (or restart) the connection. */
+  start(name) {
+    if (name) this.name = name;
+    this.stopped = false;
+    this.attempt = 0;
+    this.open();
+  }
+
+  /** Close for good (no reconnect). */
+  stop(message = '') {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.dropSocket();
+    this.setStatus('stopped', { message });
+  }
+
+  reconnectNow() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.stopped = false;
+    this.dropSocket();
+    this.open();
+  }
+
+  dropSocket() {
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try {
+        ws.close(1000);
+      } catch {
+        /* ignore */
+      }
+    }
+  }
+
+  open() {
+    this.dropSocket();
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting', { message: this.attempt === 0 ? 'Connecting…' : 'Reconnecting…' });
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (e) {
+      this.scheduleRetry({ reconnect: true, message: 'Cannot open a connection; retrying…' });
+      return;
+    }
+    ws.binaryType = 'arraybuffer';
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { t: 'hello', name: this.name };
+      const token = loadToken();
+      if (token) hello.token = token;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      if (typeof ev.data === 'string') {
+        let msg;
+        try {
+          msg = JSON.parse(ev.data);
+        } catch {
+          return;
+        }
+        if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string') return;
+        if (msg.t === 'welcome') {
+          this.welcomed = true;
+          this.attempt = 0;
+          if (typeof msg.token === 'string' && msg.token) saveToken(msg.token);
+          this.setStatus('open');
+        }
+        this.dispatchEvent(new CustomEvent('message', { detail: msg }));
+      } else {
+        this.dispatchEvent(new CustomEvent('binary', { detail: new Uint8Array(ev.data) }));
+      }
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      if (this.stopped) return;
+      const policy = closePolicy(ev.code);
+      this.dispatchEvent(new CustomEvent('closed', { detail: { code: ev.code, reason: ev.reason, policy } }));
+      if (!policy.reconnect) {
+        this.stopped = true;
+        this.setStatus('stopped', { message: policy.message, code: ev.code });
+        return;
+      }
+      this.scheduleRetry(policy, ev.code);
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  scheduleRetry(policy, code) {
+    clearTimeout(this.retryTimer);
+    let delay = backoffDelay(this.attempt, { baseMs: policy.fast ? 250 : 500, maxMs: 15000 });
+    if (policy.slow) delay = Math.max(delay, 5000);
+    this.attempt++;
+    this.setStatus('reconnecting', { message: policy.message, code, retryInMs: delay });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.stopped) this.open();
+    }, delay);
+  }
+
+  /** Send a JSON message; returns false when not connected. */
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.welcomed && obj.t !== 'hello') return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  sendBinary(bytes) {
+    if (!this.isOpen) return false;
+    this.ws.send(bytes);
+    return true;
+  }
+}
