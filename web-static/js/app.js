@@ -3,6 +3,7 @@
 import { $, $$, el, show, toast, copyText } from './dom.js';
 import { Connection, loadToken } from './connection.js';
 import { Board } from './board.js';
+import { icon, hydrateIcons } from './icons.js';
 import { buildSettingsFields, readSettings, fillSettings, setSettingsDisabled } from './settings-form.js';
 import {
   normalizeCode, isValidCode, cleanName, maskLengths, Countdown, formatSeconds,
@@ -295,12 +296,12 @@ function playerRow(p) {
     dataset: { id: String(p.id) },
   });
   const marks = el('span', { className: 'marks' });
-  if (S.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', text: '👑', title: 'Host', attrs: { role: 'img', 'aria-label': 'host' } }));
-  if (drawing) marks.append(el('span', { className: 'mark mark-drawing', text: '✏️', title: 'Drawing', attrs: { role: 'img', 'aria-label': 'drawing' } }));
-  if (guessed) marks.append(el('span', { className: 'mark mark-guessed', text: '✓', title: 'Guessed the word', attrs: { role: 'img', 'aria-label': 'guessed the word' } }));
+  if (S.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', title: 'Host' }, icon('crown', 'host')));
+  if (drawing) marks.append(el('span', { className: 'mark mark-drawing', title: 'Drawing' }, icon('pencil', 'drawing')));
+  if (guessed) marks.append(el('span', { className: 'mark mark-guessed', title: 'Guessed the word' }, icon('check', 'guessed the word')));
   if (S.phase === 'lobby' && p.ready) marks.append(el('span', { className: 'mark mark-ready', text: 'ready', attrs: { 'aria-label': 'ready' } }));
   if (p.connected === false) marks.append(el('span', { className: 'mark mark-offline', text: 'offline' }));
-  const pts = S.guessedPoints[p.id];
+  const pts = S.phase === 'drawing' ? S.guessedPoints[p.id] : undefined;
   li.append(
     el('span', { className: 'avatar', text: (p.name || '?').slice(0, 1).toUpperCase(), attrs: { 'aria-hidden': 'true' } }),
     el('span', { className: 'player-main' },
@@ -921,6 +922,7 @@ function boot() {
   conn.addEventListener('status', (ev) => onStatus(ev.detail));
   $('#banner-action').addEventListener('click', () => conn.reconnectNow());
 
+  hydrateIcons();
   initNameScreen();
   initLobby();
   initRoomControls();

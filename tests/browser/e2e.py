@@ -1,0 +1,459 @@
+#!/usr/bin/env python3
+"""End-to-end test of the browser client against a real drawserver.
+
+Starts `$DRAWSERVER_BIN serve --port <free> --db <tmp> --seed 7 --web-root web-static
+--max-connections-per-ip 0` (flags the server rejects as unknown are dropped and the
+start retried), waits for GET /healthz, then drives two headless Chromium sessions:
+
+  create + join a room (the second player through the invite link), both ready,
+  the drawer picks a word and draws a stroke with real pointer input, the guesser
+  sees the ink at the same logical place (getImageData), an HTML chat payload is
+  shown as text and runs nothing, a reload of the guesser mid-turn restores the
+  room and the canvas, the guesser types the word and gets the correct-guess mark,
+  the turn-end overlay reveals the word.
+
+Environment:
+  DRAWSERVER_BIN    server binary (default .build/debug/drawserver)
+  SAVE_SCREENSHOTS  1: save key screens to docs/screenshots/*.png
+  E2E_HEADFUL       1: show the browsers
+  CHROMIUM_BIN / CHROMEDRIVER_BIN  override /usr/bin/chromium and /usr/bin/chromedriver
+Options:
+  --mock            use tests/browser/mock_server.py instead of the real server
+                    (client development only; not a substitute for the real test)
+
+Needs: apt-get install -y chromium chromium-driver; pip install selenium
+Exit status 0 on success, 1 on a failed check (with a clear message), 2 on setup errors.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WEB_ROOT = os.path.join(REPO, "web-static")
+SHOTS_DIR = os.path.join(REPO, "docs", "screenshots")
+XSS = "<img src=x onerror=alert(1)>"
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException, WebDriverException
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # pragma: no cover
+    print("e2e: selenium is not installed (pip install selenium)", file=sys.stderr)
+    sys.exit(2)
+
+
+class Failure(Exception):
+    pass
+
+
+def log(*args):
+    print("e2e:", *args, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# --------------------------------------------------------------------- server
+
+class ServerProcess:
+    OPTIONAL = ["--seed", "--web-root", "--max-connections-per-ip"]
+
+    def __init__(self, mock):
+        self.mock = mock
+        self.proc = None
+        self.tmp = tempfile.mkdtemp(prefix="drawserver-e2e-")
+        self.port = None
+        self.stdout_path = os.path.join(self.tmp, "server.out")
+        self.stderr_path = os.path.join(self.tmp, "server.err")
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def _spawn(self, argv):
+        log("starting:", " ".join(argv))
+        out = open(self.stdout_path, "wb")
+        err = open(self.stderr_path, "wb")
+        self.proc = subprocess.Popen(argv, cwd=REPO, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                     start_new_session=True)
+
+    def stderr_text(self):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                err = f.read().decode("utf-8", "replace")
+            with open(self.stdout_path, "rb") as f:
+                out = f.read().decode("utf-8", "replace")
+            return (err + "\n" + out).strip()
+        except OSError:
+            return ""
+
+    def start(self):
+        if self.mock:
+            self.port = free_port()
+            self._spawn([sys.executable, os.path.join(REPO, "tests", "browser", "mock_server.py"),
+                         "--port", str(self.port), "--web-root", WEB_ROOT])
+            self.wait_healthy()
+            return
+        binary = os.environ.get("DRAWSERVER_BIN", os.path.join(REPO, ".build", "debug", "drawserver"))
+        if not os.path.isabs(binary):
+            binary = os.path.join(REPO, binary)
+        if not os.access(binary, os.X_OK):
+            raise SystemExit(f"e2e: server binary not found or not executable: {binary} (set DRAWSERVER_BIN)")
+        optional = {"--seed": "7", "--web-root": WEB_ROOT, "--max-connections-per-ip": "0"}
+        for _attempt in range(len(optional) + 1):
+            self.port = free_port()
+            argv = [binary, "serve", "--port", str(self.port), "--db", os.path.join(self.tmp, "e2e.sqlite")]
+            for flag, value in optional.items():
+                argv += [flag, value]
+            self._spawn(argv)
+            deadline = time.time() + 3
+            while time.time() < deadline and self.proc.poll() is None:
+                time.sleep(0.1)
+            if self.proc.poll() is None or self.proc.returncode == 0 and self.healthy():
+                break
+            text = self.stderr_text()
+            rejected = [f for f in optional if f in text and re.search(r"unknown|unexpected|unrecognized|invalid", text, re.I)]
+            if not rejected and re.search(r"unknown option|unexpected argument|unrecognized", text, re.I) and optional:
+                rejected = [list(optional)[-1]]
+            if not rejected:
+                raise SystemExit(f"e2e: the server exited with status {self.proc.returncode}:\n{text[-3000:]}")
+            for flag in rejected:
+                log(f"server rejected {flag}; retrying without it")
+                optional.pop(flag, None)
+        self.wait_healthy()
+
+    def healthy(self):
+        try:
+            with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
+                return r.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def wait_healthy(self, timeout=60):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"e2e: the server exited early (status {self.proc.returncode}):\n{self.stderr_text()[-3000:]}")
+            if self.healthy():
+                log("server healthy at", self.base)
+                return
+            time.sleep(0.2)
+        raise SystemExit(f"e2e: GET /healthz did not answer 200 within {timeout}s")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=10)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# --------------------------------------------------------------------- browsers
+
+def make_driver():
+    opts = Options()
+    opts.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+    if os.environ.get("E2E_HEADFUL") != "1":
+        opts.add_argument("--headless=new")
+    for a in ("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900",
+              "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+              "--disable-backgrounding-occluded-windows"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"))
+    d = webdriver.Chrome(service=service, options=opts)
+    d.set_page_load_timeout(30)
+    return d
+
+
+class Page:
+    """One player's browser."""
+
+    def __init__(self, label, driver, base):
+        self.label = label
+        self.d = driver
+        self.base = base
+
+    def wait(self, cond, what, timeout=15):
+        try:
+            return WebDriverWait(self.d, timeout, poll_frequency=0.1).until(lambda d: cond())
+        except TimeoutException:
+            raise Failure(f"[{self.label}] timed out after {timeout}s waiting for: {what}") from None
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def visible(self, css):
+        return self.js("const e=document.querySelector(arguments[0]); return !!e && !e.closest('[hidden]') && e.getClientRects().length>0;", css)
+
+    def text(self, css):
+        return self.js("const e=document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
+
+    def click(self, css):
+        el = self.d.find_element(By.CSS_SELECTOR, css)
+        self.d.execute_script("arguments[0].scrollIntoView({block:'center'})", el)
+        el.click()
+
+    def type_into(self, css, text, enter=False):
+        el = self.d.find_element(By.CSS_SELECTOR, css)
+        el.clear()
+        el.send_keys(text)
+        if enter:
+            el.send_keys(Keys.ENTER)
+
+    def pixel(self, x, y):
+        return self.js("""
+            const c = document.getElementById('board');
+            const d = c.getContext('2d').getImageData(arguments[0], arguments[1], 1, 1).data;
+            return [d[0], d[1], d[2]];""", x, y)
+
+    def ink_near(self, x, y, radius=3):
+        """True if any pixel within radius of (x, y) (logical) is not white."""
+        return self.js("""
+            const [x, y, r] = arguments;
+            const c = document.getElementById('board');
+            const d = c.getContext('2d').getImageData(x - r, y - r, 2 * r + 1, 2 * r + 1).data;
+            for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i+1] < 200 || d[i+2] < 200) return true;
+            return false;""", x, y, radius)
+
+    def canvas_size(self):
+        return self.js("const c=document.getElementById('board'); return [c.width, c.height];")
+
+    def screenshot(self, name):
+        if os.environ.get("SAVE_SCREENSHOTS") == "1":
+            os.makedirs(SHOTS_DIR, exist_ok=True)
+            path = os.path.join(SHOTS_DIR, f"{name}.png")
+            self.d.save_screenshot(path)
+            log("saved", os.path.relpath(path, REPO))
+
+    def console_errors(self):
+        try:
+            return [e for e in self.d.get_log("browser") if e.get("level") in ("SEVERE",)]
+        except WebDriverException:
+            return []
+
+    def arm_alert_trap(self):
+        self.js("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+
+    def alerts(self):
+        return self.js("return window.__alerts || [];")
+
+    def my_id(self):
+        return (self.text("#me-id") or "").strip()
+
+
+def enter_name(p, name):
+    p.wait(lambda: p.visible("#name-input"), "nickname screen")
+    p.type_into("#name-input", name, enter=True)
+    p.wait(lambda: p.my_id() != "", "welcome (own player id shown)")
+
+
+def run(base, shots_mock_note=""):
+    a = b = None
+    pages = []
+    try:
+        a = Page("alice", make_driver(), base)
+        pages.append(a)
+        b = Page("bob", make_driver(), base)
+        pages.append(b)
+
+        # ---- nickname and lobby
+        a.d.get(base + "/")
+        a.wait(lambda: a.visible("#name-input"), "nickname screen")
+        a.js("localStorage.clear(); sessionStorage.clear();")
+        a.screenshot("nickname")
+        enter_name(a, "Alice")
+        a.wait(lambda: a.visible("#screen-lobby"), "lobby screen")
+        a.screenshot("lobby")
+        log("alice is in the lobby with id", a.my_id())
+
+        # ---- create a room
+        a.type_into("#create-name", "E2E room")
+        a.click("#create-form button[type=submit]")
+        a.wait(lambda: a.visible("#screen-room") and (a.text("#room-code") or "") != "", "room view after create")
+        code = a.text("#room-code").strip()
+        if not re.fullmatch(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}", code):
+            raise Failure(f"room code {code!r} is not 6 characters of the protocol alphabet")
+        log("room created:", code)
+
+        # ---- join through the invite link (lower-case to exercise normalisation)
+        b.d.get(f"{base}/?room={code.lower()}")
+        b.wait(lambda: b.visible("#name-input"), "nickname screen (invite link)")
+        b.js("localStorage.clear(); sessionStorage.clear();")
+        enter_name(b, "Bob")
+        b.wait(lambda: b.visible("#screen-room") and (b.text("#room-code") or "").strip() == code, f"bob in room {code}")
+        a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 2, "two players in alice's list")
+        a_id, b_id = a.my_id(), b.my_id()
+        if a_id == b_id:
+            raise Failure("both players got the same id")
+        a.screenshot("room-lobby")
+
+        # ---- ready up
+        a.click("#ready-toggle")
+        b.click("#ready-toggle")
+        log("both ready; waiting for the word choice")
+        drawer = guesser = None
+
+        def who_chooses():
+            nonlocal drawer, guesser
+            if a.visible("#overlay-choose") and a.js("return document.querySelectorAll('.word-choice').length") > 0:
+                drawer, guesser = a, b
+            elif b.visible("#overlay-choose") and b.js("return document.querySelectorAll('.word-choice').length") > 0:
+                drawer, guesser = b, a
+            return drawer is not None
+        a.wait(who_chooses, "a word-choice overlay on one of the two pages", timeout=20)
+        log(f"{drawer.label} draws; {guesser.label} guesses")
+        guesser.wait(lambda: guesser.visible("#overlay-choosing"), "'is choosing' notice for the guesser")
+        drawer.click(".word-choice")
+        drawer.wait(lambda: (drawer.js("return document.querySelector('#turn-word').dataset.word || ''") or "") != "", "the drawer sees its word")
+        word = drawer.js("return document.querySelector('#turn-word').dataset.word")
+        log("the word is", repr(word))
+        guesser.wait(lambda: "_" in (guesser.text("#turn-word") or ""), "the masked word on the guesser's page")
+        mask = guesser.text("#turn-word")
+        if word.lower() in mask.lower():
+            raise Failure(f"the guesser's page shows the word: {mask!r}")
+        drawer.wait(lambda: drawer.visible("#toolbar"), "drawing toolbar for the drawer")
+        if guesser.visible("#toolbar"):
+            raise Failure("the guesser sees the drawing toolbar")
+        for p in (a, b):
+            p.arm_alert_trap()
+
+        # ---- draw a stroke with real pointer input
+        w, h = drawer.canvas_size()
+        cx, cy = w // 2, h // 2
+        guesser.wait(lambda: not guesser.ink_near(cx, cy, 6), "a white canvas at the turn start")
+        drawer.click('#widths [aria-label="Width 16"]')
+        canvas = drawer.d.find_element(By.ID, "board")
+        rect = drawer.js("const r=document.getElementById('board').getBoundingClientRect(); return [r.width, r.height];")
+        half = rect[0] * 0.25
+        chain = ActionChains(drawer.d, duration=20)
+        chain.move_to_element_with_offset(canvas, int(-half), 0).click_and_hold()
+        steps = 12
+        for _ in range(steps):
+            chain.move_by_offset(int(2 * half / steps), 0)
+        chain.release().perform()
+        if not drawer.ink_near(cx, cy, 4):
+            drawer.wait(lambda: drawer.ink_near(cx, cy, 4), "ink on the drawer's own canvas", timeout=2)
+        log("stroke drawn; waiting for it on the guesser's canvas")
+        guesser.wait(lambda: guesser.ink_near(cx, cy, 4), f"ink at logical ({cx},{cy}) on the guesser's canvas", timeout=10)
+        # the stroke is horizontal: far above it must still be white
+        if guesser.ink_near(cx, cy - h // 4, 4):
+            raise Failure("ink appeared where nothing was drawn (coordinate mapping is off)")
+        left_x = int(cx - (half / rect[0]) * w)
+        guesser.wait(lambda: guesser.ink_near(left_x + 4, cy, 6), f"ink near the stroke start ({left_x},{cy})", timeout=5)
+        drawer.screenshot("drawing")
+        guesser.screenshot("guessing")
+
+        # ---- HTML in chat is text
+        guesser.type_into("#chat-input", XSS, enter=True)
+        for p in (a, b):
+            p.wait(lambda p=p: any(XSS == t for t in p.js("return [...document.querySelectorAll('#chat-log .chat-text')].map(e => e.textContent)")),
+                   "the HTML chat payload shown as literal text")
+        time.sleep(0.5)
+        for p in (a, b):
+            imgs = p.js("return document.querySelectorAll('img').length")
+            if imgs:
+                raise Failure(f"[{p.label}] an <img> element was created from chat ({imgs})")
+            if p.alerts():
+                raise Failure(f"[{p.label}] chat text executed script: alerts {p.alerts()}")
+        log("HTML chat payload rendered as text, nothing executed")
+
+        # ---- reload the guesser mid-turn
+        guesser.d.refresh()
+        guesser.wait(lambda: guesser.visible("#screen-room") and (guesser.text("#room-code") or "").strip() == code,
+                     "the room restored after reload", timeout=20)
+        guesser.wait(lambda: guesser.ink_near(cx, cy, 4), "the canvas restored after reload (ink still there)", timeout=15)
+        if guesser.my_id() != (a_id if guesser is a else b_id):
+            raise Failure("the reloaded guesser has a different player id (token not resumed)")
+        guesser.wait(lambda: "_" in (guesser.text("#turn-word") or ""), "the mask restored after reload")
+        log("reload restored room and canvas")
+        guesser.arm_alert_trap()
+
+        # ---- guess the word
+        gid = guesser.my_id()
+        guesser.type_into("#chat-input", word, enter=True)
+        sel = f'#player-list .player.guessed[data-id="{gid}"] .mark-guessed'
+        guesser.wait(lambda: guesser.js("return !!document.querySelector(arguments[0])", sel), "correct-guess mark on the guesser's page")
+        drawer.wait(lambda: drawer.js("return !!document.querySelector(arguments[0])", sel), "correct-guess mark on the drawer's page")
+        log("correct guess marked")
+
+        # ---- turn end (everyone guessed)
+        guesser.wait(lambda: guesser.visible("#overlay-turnend"), "turn-end overlay", timeout=15)
+        revealed = (guesser.text("#turnend-word") or "").strip()
+        if revealed.lower() != word.lower():
+            raise Failure(f"turn-end reveals {revealed!r}, expected {word!r}")
+        guesser.screenshot("turn-end")
+        for p in (a, b):
+            errs = [e for e in p.console_errors() if "favicon" not in e.get("message", "")]
+            if errs:
+                log(f"[{p.label}] console errors:", json.dumps(errs, indent=1)[:2000])
+        log("PASS")
+    except Failure:
+        for p in pages:
+            try:
+                path = os.path.join(tempfile.gettempdir(), f"e2e-failure-{p.label}.png")
+                p.d.save_screenshot(path)
+                log(f"[{p.label}] failure screenshot: {path}")
+                for e in p.console_errors():
+                    log(f"[{p.label}] console:", e.get("message", "")[:500])
+            except Exception:  # noqa: BLE001
+                pass
+        raise
+    finally:
+        for p in pages:
+            try:
+                p.d.quit()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mock", action="store_true", help="run against tests/browser/mock_server.py")
+    args = ap.parse_args()
+    server = ServerProcess(mock=args.mock)
+    try:
+        server.start()
+        run(server.base)
+        return 0
+    except Failure as e:
+        print(f"e2e: FAIL: {e}", file=sys.stderr)
+        tail = server.stderr_text()[-2000:]
+        if tail:
+            print("e2e: server output (tail):\n" + tail, file=sys.stderr)
+        return 1
+    except WebDriverException as e:
+        print(f"e2e: FAIL (browser): {e.msg if hasattr(e, 'msg') else e}", file=sys.stderr)
+        traceback.print_exc()
+        return 1
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

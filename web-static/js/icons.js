@@ -1,0 +1,46 @@
+// Inline SVG icons (static markup built with the DOM; no external assets, no emoji fonts needed).
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+const PATHS = {
+  pen: ['M4 20l4.5-1 10-10a2.1 2.1 0 0 0-3-3l-10 10L4 20z', 'M13.5 7.5l3 3'],
+  eraser: ['M7 20h13', 'M4.6 14.6l8.5-8.5a2 2 0 0 1 2.8 0l2 2a2 2 0 0 1 0 2.8L11 17.8a2 2 0 0 1-1.4.6H7.4a2 2 0 0 1-1.4-.6l-1.4-1.4a2 2 0 0 1 0-2.8z', 'M9 10l5 5'],
+  fill: ['M5 11l6-6 7 7-6 6a1.5 1.5 0 0 1-2 0l-5-5a1.5 1.5 0 0 1 0-2z', 'M5 11h13', 'M20 15s1.5 2 1.5 3a1.5 1.5 0 0 1-3 0c0-1 1.5-3 1.5-3z', 'M9 3l2 2'],
+  undo: ['M9 14L4 9l5-5', 'M4 9h10.5a5.5 5.5 0 0 1 0 11H11'],
+  trash: ['M4 7h16', 'M10 11v6', 'M14 11v6', 'M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12', 'M9 7V4h6v3'],
+  crown: ['M3 8l4.5 4L12 5l4.5 7L21 8l-2 11H5L3 8z'],
+  pencil: ['M4 20l4.5-1 10-10a2.1 2.1 0 0 0-3-3l-10 10L4 20z'],
+  check: ['M5 12.5l4.5 4.5L19 7.5'],
+  skip: ['M5 5l10 7-10 7V5z', 'M19 5v14'],
+};
+
+/** An <svg> icon; decorative (aria-hidden) unless a label is given. */
+export function icon(name, label) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', `icon icon-${name}`);
+  svg.setAttribute('fill', 'none');
+  svg.setAttribute('stroke', 'currentColor');
+  svg.setAttribute('stroke-width', '2');
+  svg.setAttribute('stroke-linecap', 'round');
+  svg.setAttribute('stroke-linejoin', 'round');
+  if (label) {
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', label);
+  } else {
+    svg.setAttribute('aria-hidden', 'true');
+  }
+  for (const d of PATHS[name] || []) {
+    const p = document.createElementNS(SVG_NS, 'path');
+    p.setAttribute('d', d);
+    svg.append(p);
+  }
+  return svg;
+}
+
+/** Replace the content of every [data-icon] element with its icon (keeps visually-hidden labels). */
+export function hydrateIcons(root = document) {
+  for (const node of root.querySelectorAll('[data-icon]')) {
+    node.prepend(icon(node.dataset.icon));
+  }
+}

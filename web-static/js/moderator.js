@@ -1,0 +1,296 @@
+// Moderator dashboard: live thumbnail grid of every room, kick and close actions.
+// All requests carry "Authorization: Bearer <token>"; the token lives in sessionStorage.
+
+import { $, el, show, toast } from './dom.js';
+
+const TOKEN_KEY = 'drawserver.moderatorToken';
+const REFRESH_MS = 4000;
+const THUMB_MAX = 320;
+
+const state = {
+  token: sessionStorage.getItem(TOKEN_KEY) || '',
+  cards: new Map(), // code -> {node, img, url, summary}
+  timer: null,
+  busy: false,
+};
+
+class Unauthorized extends Error {}
+
+async function api(path, { method = 'GET', accept = 'application/json' } = {}) {
+  const res = await fetch(path, {
+    method,
+    headers: { Authorization: `Bearer ${state.token}`, Accept: accept },
+    cache: 'no-store',
+  });
+  if (res.status === 401) throw new Unauthorized('The moderator token was rejected.');
+  return res;
+}
+
+function setStatus(text, kind) {
+  $('#mod-status-text').textContent = text;
+  $('#mod-status').dataset.state = kind;
+}
+
+function signOut(message) {
+  state.token = '';
+  sessionStorage.removeItem(TOKEN_KEY);
+  clearInterval(state.timer);
+  state.timer = null;
+  for (const card of state.cards.values()) if (card.url) URL.revokeObjectURL(card.url);
+  state.cards.clear();
+  $('#mod-grid').replaceChildren();
+  show($('#mod-dashboard'), false);
+  show($('#mod-login'), true);
+  show($('#mod-signout'), false);
+  setStatus('Signed out', 'stopped');
+  $('#login-error').textContent = message || '';
+  $('#token-input').value = '';
+  $('#token-input').focus();
+}
+
+function signedIn() {
+  show($('#mod-login'), false);
+  show($('#mod-dashboard'), true);
+  show($('#mod-signout'), true);
+  clearInterval(state.timer);
+  state.timer = setInterval(() => {
+    if ($('#mod-auto').checked && !document.hidden) refresh();
+  }, REFRESH_MS);
+}
+
+function handleError(err) {
+  if (err instanceof Unauthorized) {
+    signOut(err.message);
+    return;
+  }
+  setStatus('Server unreachable', 'reconnecting');
+  console.warn(err);
+}
+
+async function refresh() {
+  if (!state.token || state.busy) return;
+  state.busy = true;
+  try {
+    const res = await api('/api/rooms');
+    if (!res.ok) throw new Error(`GET /api/rooms: HTTP ${res.status}`);
+    const body = await res.json();
+    const rooms = Array.isArray(body) ? body : Array.isArray(body?.rooms) ? body.rooms : [];
+    renderRooms(rooms);
+    setStatus('Live', 'open');
+    $('#mod-updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
+    await Promise.all(rooms.map((r) => refreshThumb(String(r.code))));
+  } catch (err) {
+    handleError(err);
+  } finally {
+    state.busy = false;
+  }
+}
+
+function renderRooms(rooms) {
+  const grid = $('#mod-grid');
+  const seen = new Set();
+  rooms.sort((a, b) => String(a.code).localeCompare(String(b.code)));
+  for (const r of rooms) {
+    const code = String(r.code ?? '');
+    if (!code) continue;
+    seen.add(code);
+    let card = state.cards.get(code);
+    if (!card) {
+      card = makeCard(code);
+      state.cards.set(code, card);
+    }
+    card.summary = r;
+    updateCard(card);
+    grid.append(card.node); // keeps sorted order; moving an existing node is cheap
+  }
+  for (const [code, card] of state.cards) {
+    if (seen.has(code)) continue;
+    if (card.url) URL.revokeObjectURL(card.url);
+    card.node.remove();
+    state.cards.delete(code);
+  }
+  $('#room-count').textContent = String(state.cards.size);
+  show($('#mod-empty'), state.cards.size === 0);
+}
+
+function makeCard(code) {
+  const img = el('img', { alt: `Canvas of room ${code}`, attrs: { width: 320, height: 240 } });
+  const placeholder = el('span', { className: 'muted', text: 'no canvas yet' });
+  const title = el('strong');
+  const meta = el('div', { className: 'mod-meta' });
+  const node = el('li', { className: 'mod-room', dataset: { code } },
+    el('div', { className: 'mod-thumb' }, img, placeholder),
+    el('div', { className: 'mod-body' },
+      el('div', { className: 'mod-title' }, title, el('code', { text: code })),
+      meta,
+      el('div', { className: 'mod-actions' },
+        el('button', { type: 'button', className: 'btn btn-sm', text: 'Kick player…', on: { click: () => openKick(code) } }),
+        el('button', { type: 'button', className: 'btn btn-danger btn-sm', text: 'Close room', on: { click: () => closeRoom(code) } }),
+      ),
+    ),
+  );
+  img.hidden = true;
+  return { code, node, img, placeholder, title, meta, url: null, summary: null };
+}
+
+function updateCard(card) {
+  const r = card.summary || {};
+  card.title.textContent = r.name || card.code;
+  card.title.title = r.name || '';
+  card.meta.replaceChildren(
+    el('span', { className: 'pill', text: r.phase || 'unknown' }),
+    el('span', { text: `${r.players ?? '?'}${r.maxPlayers ? `/${r.maxPlayers}` : ''} players` }),
+    el('span', { text: r.public === false ? 'private' : 'public' }),
+  );
+}
+
+async function refreshThumb(code) {
+  const card = state.cards.get(code);
+  if (!card) return;
+  try {
+    const res = await api(`/api/rooms/${encodeURIComponent(code)}/canvas.png?max=${THUMB_MAX}`, { accept: 'image/png' });
+    if (!res.ok) {
+      card.placeholder.textContent = res.status === 404 ? 'no canvas' : `canvas: HTTP ${res.status}`;
+      show(card.placeholder, true);
+      return;
+    }
+    const blob = await res.blob();
+    if (!state.cards.has(code)) return; // removed meanwhile
+    const url = URL.createObjectURL(blob);
+    const old = card.url;
+    card.url = url;
+    card.img.onload = () => {
+      if (old) URL.revokeObjectURL(old);
+    };
+    card.img.onerror = () => {
+      if (old) URL.revokeObjectURL(old);
+    };
+    card.img.src = url;
+    card.img.hidden = false;
+    show(card.placeholder, false);
+  } catch (err) {
+    if (err instanceof Unauthorized) throw err;
+    card.placeholder.textContent = 'canvas unavailable';
+  }
+}
+
+// ---------------------------------------------------------------- actions
+
+async function closeRoom(code) {
+  const name = state.cards.get(code)?.summary?.name || code;
+  if (!confirm(`Close room ${code} (${name})? Every player is sent back to the lobby.`)) return;
+  try {
+    const res = await api(`/api/rooms/${encodeURIComponent(code)}`, { method: 'DELETE' });
+    if (res.ok) toast(`Room ${code} closed.`, 'success');
+    else toast(res.status === 404 ? `Room ${code} no longer exists.` : `Closing failed: HTTP ${res.status}`, 'error');
+    refresh();
+  } catch (err) {
+    handleError(err);
+  }
+}
+
+let kickCode = null;
+
+async function openKick(code) {
+  kickCode = code;
+  const dialog = $('#kick-dialog');
+  $('#kick-room').textContent = `Room ${code}`;
+  $('#kick-error').textContent = '';
+  $('#kick-id').value = '';
+  const choices = $('#kick-choices');
+  choices.replaceChildren(el('p', { className: 'muted small', text: 'Loading players…' }));
+  show($('#kick-id'), true);
+  show($('#kick-id-label'), true);
+  dialog.showModal();
+  try {
+    const res = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    const body = res.ok ? await res.json().catch(() => null) : null;
+    const players = Array.isArray(body?.players) ? body.players : [];
+    choices.replaceChildren();
+    if (players.length === 0) {
+      choices.append(el('p', { className: 'muted small', text: res.ok ? 'No players listed; enter a player id.' : 'The player list is not available; enter a player id.' }));
+      $('#kick-id').focus();
+      return;
+    }
+    for (const p of players) {
+      const id = String(p.id ?? '');
+      choices.append(el('label', { className: 'kick-option' },
+        el('input', { type: 'radio', name: 'kick-player', value: id, on: { change: () => { $('#kick-id').value = id; } } }),
+        el('span', { text: p.name || '?' }),
+        el('code', { text: id }),
+        p.connected === false ? el('span', { className: 'muted small', text: '(offline)' }) : null,
+      ));
+    }
+    $('#kick-id-label').textContent = 'Player id (or pick above)';
+    choices.querySelector('input')?.focus();
+  } catch (err) {
+    dialog.close();
+    handleError(err);
+  }
+}
+
+async function doKick() {
+  const code = kickCode;
+  const id = $('#kick-id').value.trim();
+  if (!code || !id) return false;
+  try {
+    const res = await api(`/api/rooms/${encodeURIComponent(code)}/kick/${encodeURIComponent(id)}`, { method: 'POST' });
+    if (res.ok) {
+      toast(`Player ${id} removed from ${code}.`, 'success');
+      refresh();
+      return true;
+    }
+    $('#kick-error').textContent = res.status === 404 ? 'No such player in that room.' : `Kick failed: HTTP ${res.status}`;
+  } catch (err) {
+    handleError(err);
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- boot
+
+function boot() {
+  $('#login-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const token = $('#token-input').value.trim();
+    if (!token) {
+      $('#login-error').textContent = 'Enter the token.';
+      return;
+    }
+    state.token = token;
+    try {
+      const res = await api('/api/rooms');
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      sessionStorage.setItem(TOKEN_KEY, token);
+      $('#login-error').textContent = '';
+      signedIn();
+      refresh();
+    } catch (err) {
+      if (err instanceof Unauthorized) signOut('That token was rejected.');
+      else $('#login-error').textContent = `Cannot reach the server (${err.message}).`;
+    }
+  });
+  $('#mod-refresh').addEventListener('click', refresh);
+  $('#mod-signout').addEventListener('click', () => signOut());
+  $('#kick-form').addEventListener('submit', async (ev) => {
+    const submitter = ev.submitter;
+    if (!submitter || submitter.value !== 'kick') return; // cancel closes the dialog
+    ev.preventDefault();
+    const id = $('#kick-id').value.trim();
+    if (!id) {
+      $('#kick-error').textContent = 'Pick or enter a player id.';
+      return;
+    }
+    if (!confirm(`Kick player ${id} from room ${kickCode}? They cannot rejoin it for 10 minutes.`)) return;
+    if (await doKick()) $('#kick-dialog').close();
+  });
+  if (state.token) {
+    signedIn();
+    refresh();
+  } else {
+    signOut();
+  }
+}
+
+boot();
