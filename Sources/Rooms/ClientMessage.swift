@@ -1,0 +1,43 @@
+/// Every message a client may send as a text frame (protocol sections 2 and 3).
+public enum ClientMessage: Sendable, Hashable {
+    case hello(name: String, token: String?)
+    case rooms
+    case create(name: String?, isPublic: Bool, settings: SettingsPatch)
+    case join(code: String)
+    case quickplay
+    case leave
+    case invite(playerID: PlayerID)
+    case settings(SettingsPatch)
+    case ready(Bool)
+    case start
+    case kick(playerID: PlayerID)
+    case votekick(playerID: PlayerID)
+    case spectate(Bool)
+    case chat(String)
+    case guess(String)
+    case choose(index: Int)
+    case skip
+
+    /// The message's `t`, used as the `ref` of an error answering it.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .rooms: "rooms"
+        case .create: "create"
+        case .join: "join"
+        case .quickplay: "quickplay"
+        case .leave: "leave"
+        case .invite: "invite"
+        case .settings: "settings"
+        case .ready: "ready"
+        case .start: "start"
+        case .kick: "kick"
+        case .votekick: "votekick"
+        case .spectate: "spectate"
+        case .chat: "chat"
+        case .guess: "guess"
+        case .choose: "choose"
+        case .skip: "skip"
+        }
+    }
+}

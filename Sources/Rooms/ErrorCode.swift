@@ -1,0 +1,41 @@
+/// The error codes of protocol section 2.3, plus nothing else.
+public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
+    case badJSON = "bad_json"
+    case badMessage = "bad_message"
+    case badName = "bad_name"
+    case notInRoom = "not_in_room"
+    case roomNotFound = "room_not_found"
+    case roomFull = "room_full"
+    case alreadyInRoom = "already_in_room"
+    case banned
+    case notHost = "not_host"
+    case notDrawer = "not_drawer"
+    case wrongPhase = "wrong_phase"
+    case notEnoughPlayers = "not_enough_players"
+    case rateLimited = "rate_limited"
+    case tooLarge = "too_large"
+    case badOps = "bad_ops"
+    case notOnline = "not_online"
+}
+
+/// An error answer to one client message: `{"t":"error","code","message","ref"}`.
+public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+    /// The `t` of the offending message, `"binary"` for a binary frame, `""` when it was not JSON.
+    public var ref: String
+
+    public init(_ code: ErrorCode, _ message: String, ref: String = "") {
+        self.code = code
+        self.message = message
+        self.ref = ref
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    func referencing(_ ref: String) -> ProtocolError {
+        var copy = self
+        copy.ref = ref
+        return copy
+    }
+}

@@ -1,0 +1,151 @@
+import Canvas
+
+extension Room {
+    mutating func startGame(now: Timestamp) -> [RoomEffect] {
+        gamesPlayed += 1
+        for i in members.indices {
+            members[i].score = 0
+            members[i].guessed = false
+        }
+        votes.removeAll()
+        let bag = WordBag.forGame(settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng)
+        game = GameProgress(number: gamesPlayed, pendingDrawers: drawerQueue(), bag: bag)
+        return startNextTurn(now: now)
+    }
+
+    /// Seated players in seat order: one round's drawers.
+    func drawerQueue() -> [PlayerID] { members.filter { !$0.spectator }.map(\.id) }
+
+    /// Picks the next drawer (skipping players gone or disconnected), or ends the game.
+    mutating func startNextTurn(now: Timestamp) -> [RoomEffect] {
+        guard var progress = game else { return [] }
+        applyPendingSpectators()
+        for i in members.indices { members[i].guessed = false }
+        resetCanvas()
+        guard activePlayers(connectedOnly: false).count >= 2 else { return endGame(now: now) }
+
+        var drawer: PlayerID
+        while true {
+            if progress.pendingDrawers.isEmpty {
+                progress.round += 1
+                progress.pendingDrawers = drawerQueue()
+                // Past the last round, or nobody connected could draw: the game is over.
+                guard progress.round <= settings.rounds,
+                      progress.pendingDrawers.contains(where: { member($0)?.connected == true }) else {
+                    game = progress
+                    return endGame(now: now)
+                }
+            }
+            drawer = progress.pendingDrawers.removeFirst()
+            if let m = member(drawer), !m.spectator, m.connected { break }
+        }
+        progress.turn += 1
+        let words = progress.bag.draw(settings.wordChoices, rng: &rng)
+        game = progress
+        let deadline = now + configuration.chooseMs
+        state = .choosing(ChoosingState(drawer: drawer, words: words, deadline: deadline))
+        var effects = roomBroadcast(now: now)
+        effects.append(.send(.choosing(drawer: drawer, remainingMs: configuration.chooseMs), to: .everyoneExcept(drawer)))
+        effects.append(.send(.choose(words: words, remainingMs: configuration.chooseMs), to: .player(drawer)))
+        return effects
+    }
+
+    mutating func applyPendingSpectators() {
+        for i in members.indices {
+            if let pending = members[i].pendingSpectator {
+                members[i].spectator = pending
+                members[i].pendingSpectator = nil
+            }
+        }
+    }
+
+    mutating func resetCanvas() {
+        drawing.reset()
+        strokeLog = StrokeLog(size: configuration.canvas)
+        strokeBytes = 0
+    }
+
+    mutating func startDrawing(word: String, drawer: PlayerID, now: Timestamp) -> [RoomEffect] {
+        let mask = WordMask(word: word)
+        let drawMs = settings.drawTimeSec * 1000
+        let hints = HintSchedule(hints: settings.hints, letterCount: mask.letterPositions.count, drawTimeMs: drawMs)
+        let turn = DrawingTurn(
+            drawer: drawer, judge: WordJudge(word: word), mask: mask,
+            startedAt: now, deadline: now + drawMs, pendingHints: hints.revealTimesMs
+        )
+        state = .drawing(turn)
+        strokeLog.word = word
+        let round = game?.round ?? 1
+        let masked = mask.rendered()
+        var effects: [RoomEffect] = [
+            .send(.turn(drawer: drawer, round: round, mask: masked, remainingMs: drawMs, word: nil), to: .everyoneExcept(drawer)),
+            .send(.turn(drawer: drawer, round: round, mask: masked, remainingMs: drawMs, word: word), to: .player(drawer)),
+        ]
+        effects += roomBroadcast(now: now)
+        return effects
+    }
+
+    /// Ends the drawing turn: the drawer's share, `turnEnd` with every delta, a record to keep.
+    mutating func endTurn(_ reason: TurnEndReason, now: Timestamp) -> [RoomEffect] {
+        guard case .drawing(let turn) = state else { return [] }
+        var scores: [PlayerID: Int] = [:]
+        for m in members where !m.spectator || m.guessed { scores[m.id] = 0 }
+        for guess in turn.guesses { scores[guess.id] = guess.points }
+        let guesserCount = max(1, activePlayers(connectedOnly: false).count - (isMember(turn.drawer) ? 1 : 0))
+        let drawerPoints = Scoring.drawerPoints(guesserPoints: turn.guesses.map(\.points), guesserCount: guesserCount)
+        if let i = index(of: turn.drawer) {
+            members[i].score += drawerPoints
+            scores[turn.drawer] = drawerPoints
+        }
+        state = .turnEnd(deadline: now + configuration.turnEndMs)
+        var effects: [RoomEffect] = [.send(.turnEnd(word: turn.word, reason: reason, scores: scores), to: .everyone)]
+        if let progress = game {
+            effects.append(.turnFinished(TurnRecord(
+                roomCode: code, game: progress.number, turn: progress.turn, round: progress.round,
+                drawer: turn.drawer, word: turn.word, reason: reason, scores: scores, strokes: strokeLog
+            )))
+        }
+        effects += roomBroadcast(now: now)
+        return effects
+    }
+
+    /// The drawer left or stayed away: end its turn, or pass the choice on.
+    mutating func drawerGone(now: Timestamp) -> [RoomEffect] {
+        switch state {
+        case .drawing: return endTurn(.drawerLeft, now: now)
+        case .choosing: return startNextTurn(now: now)
+        default: return []
+        }
+    }
+
+    mutating func endGame(now: Timestamp) -> [RoomEffect] {
+        let ranked = members.filter { !$0.spectator }.sorted { a, b in
+            a.score != b.score ? a.score > b.score : a.order < b.order
+        }
+        var ranking: [RankEntry] = []
+        for (i, m) in ranked.enumerated() {
+            let place = i > 0 && ranking[i - 1].score == m.score ? ranking[i - 1].place : i + 1
+            ranking.append(RankEntry(id: m.id, name: m.name, score: m.score, place: place))
+        }
+        let number = game?.number ?? gamesPlayed
+        game = nil
+        resetCanvas()
+        state = .gameEnd(deadline: now + configuration.gameEndMs)
+        var effects: [RoomEffect] = [
+            .send(.gameEnd(ranking: ranking), to: .everyone),
+            .gameFinished(GameRecord(roomCode: code, game: number, ranking: ranking)),
+        ]
+        effects += roomBroadcast(now: now)
+        return effects
+    }
+
+    mutating func returnToLobby(now: Timestamp) -> [RoomEffect] {
+        state = .lobby
+        for i in members.indices {
+            members[i].ready = false
+            members[i].guessed = false
+        }
+        applyPendingSpectators()
+        return roomBroadcast(now: now)
+    }
+}

@@ -1,0 +1,81 @@
+import Canvas
+extension Room {
+    /// The room as `viewer` sees it: only the drawer's copy carries the word.
+    public func view(for viewer: PlayerID?, now: Timestamp) -> RoomView {
+        var drawerID: PlayerID?
+        var mask: String?
+        var word: String?
+        switch state {
+        case .choosing(let choosing):
+            drawerID = choosing.drawer
+        case .drawing(let turn):
+            drawerID = turn.drawer
+            mask = turn.mask.rendered()
+            if viewer == turn.drawer { word = turn.word }
+        default:
+            break
+        }
+        return RoomView(
+            code: code, name: name, isPublic: isPublic, host: host, settings: settings,
+            phase: phase, round: game?.round ?? 0, rounds: settings.rounds,
+            drawer: drawerID, mask: mask, word: word, remainingMs: remainingMs(now: now),
+            players: members.map(\.view),
+            canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height
+        )
+    }
+
+    /// Milliseconds left in the current phase (0 in the lobby).
+    public func remainingMs(now: Timestamp) -> Int {
+        switch state {
+        case .lobby: 0
+        case .choosing(let choosing): max(0, choosing.deadline - now)
+        case .drawing(let turn): max(0, turn.deadline - now)
+        case .turnEnd(let deadline), .gameEnd(let deadline): max(0, deadline - now)
+        }
+    }
+
+    /// The public list entry.
+    public var summary: RoomSummary {
+        RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase)
+    }
+
+    /// `room` to everyone; in `drawing` the drawer gets its own copy with the word.
+    func roomBroadcast(now: Timestamp) -> [RoomEffect] {
+        guard !members.isEmpty else { return [] }
+        if case .drawing(let turn) = state, isMember(turn.drawer) {
+            return [
+                .send(.room(view(for: nil, now: now)), to: .everyoneExcept(turn.drawer)),
+                .send(.room(view(for: turn.drawer, now: now)), to: .player(turn.drawer)),
+            ]
+        }
+        return [.send(.room(view(for: nil, now: now)), to: .everyone)]
+    }
+
+    /// `canvas` plus the compacted drawing, for a player arriving during `drawing` or `turnEnd`.
+    func canvasReplay(for id: PlayerID) -> [RoomEffect] {
+        guard phase == .drawing || phase == .turnEnd else { return [] }
+        var effects: [RoomEffect] = [.send(.canvas(width: drawing.size.width, height: drawing.size.height), to: .player(id))]
+        let frames = drawing.compactedFrames()
+        if !frames.isEmpty { effects.append(.sendDrawing(frames: frames, to: id)) }
+        return effects
+    }
+
+    /// After a resume: the phase's own message again, so a client can rebuild its turn UI.
+    func resendTurnState(to id: PlayerID, now: Timestamp) -> [RoomEffect] {
+        switch state {
+        case .choosing(let choosing):
+            let remaining = max(0, choosing.deadline - now)
+            if choosing.drawer == id {
+                return [.send(.choose(words: choosing.words, remainingMs: remaining), to: .player(id))]
+            }
+            return [.send(.choosing(drawer: choosing.drawer, remainingMs: remaining), to: .player(id))]
+        case .drawing(let turn):
+            return [.send(.turn(
+                drawer: turn.drawer, round: game?.round ?? 1, mask: turn.mask.rendered(),
+                remainingMs: max(0, turn.deadline - now), word: turn.drawer == id ? turn.word : nil
+            ), to: .player(id))]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Canvas
+
+/// Who a message is for. Only room members with a live connection actually receive it.
+public enum Audience: Sendable, Hashable {
+    case player(PlayerID)
+    case everyone
+    case everyoneExcept(PlayerID)
+    case players([PlayerID])
+}
+
+/// What the I/O shell must do after the room handled an event.
+public enum RoomEffect: Sendable {
+    /// Send one message; the shell encodes it once for every recipient.
+    case send(ServerMessage, to: Audience)
+    /// Send binary drawing frames that rebuild the canvas (after a `canvas` message).
+    case sendDrawing(frames: [[UInt8]], to: PlayerID)
+    /// The player is no longer a member of this room (left, kicked, grace expired, room closed).
+    case released(PlayerID)
+    /// A turn finished: keep it (and its stroke log) for history and export.
+    case turnFinished(TurnRecord)
+    /// A game finished: keep its ranking.
+    case gameFinished(GameRecord)
+}
+
+/// A finished turn, as stored and exported.
+public struct TurnRecord: Sendable, Equatable {
+    public var roomCode: RoomCode
+    public var game: Int
+    public var turn: Int
+    public var round: Int
+    public var drawer: PlayerID
+    public var word: String
+    public var reason: TurnEndReason
+    public var scores: [PlayerID: Int]
+    public var strokes: StrokeLog
+}
+
+/// A finished game and its ranking.
+public struct GameRecord: Sendable, Hashable {
+    public var roomCode: RoomCode
+    public var game: Int
+    public var ranking: [RankEntry]
+}
+
+/// Timings and limits of a room; defaults follow the protocol.
+public struct RoomConfiguration: Sendable, Hashable {
+    public var canvas: CanvasSize = .standard
+    public var chooseMs = 15_000
+    public var turnEndMs = 5_000
+    public var gameEndMs = 10_000
+    public var graceMs = 60_000
+    /// A drawer disconnected this long loses its turn (`drawerLeft`).
+    public var drawerAbsenceMs = 10_000
+    public var kickBanMs = 600_000
+    public var maxChatCharacters = 200
+    /// Upper bound on one turn's recorded stroke bytes, so a room's memory stays bounded.
+    public var maxTurnStrokeBytes = 2 << 20
+
+    public init() {}
+}

@@ -1,0 +1,49 @@
+import Canvas
+
+/// The state that exists only in one phase; the phase itself is derived from it.
+enum RoomPhaseState: Sendable {
+    case lobby
+    case choosing(ChoosingState)
+    case drawing(DrawingTurn)
+    case turnEnd(deadline: Timestamp)
+    case gameEnd(deadline: Timestamp)
+
+    var phase: GamePhase {
+        switch self {
+        case .lobby: .lobby
+        case .choosing: .choosing
+        case .drawing: .drawing
+        case .turnEnd: .turnEnd
+        case .gameEnd: .gameEnd
+        }
+    }
+}
+
+struct ChoosingState: Sendable {
+    var drawer: PlayerID
+    var words: [String]
+    var deadline: Timestamp
+}
+
+/// One drawing turn: the word, its mask and hints, and who guessed when.
+struct DrawingTurn: Sendable {
+    var drawer: PlayerID
+    var judge: WordJudge
+    var mask: WordMask
+    var startedAt: Timestamp
+    var deadline: Timestamp
+    /// Reveal times still to come, as offsets from `startedAt`.
+    var pendingHints: [Int]
+    /// Guessers in the order they guessed, with the points each earned.
+    var guesses: [(id: PlayerID, points: Int)] = []
+    var word: String { judge.word }
+}
+
+/// Progress through one game: rounds, the drawers still due this round, the word bag.
+struct GameProgress: Sendable {
+    var number: Int
+    var round = 1
+    var turn = 0
+    var pendingDrawers: [PlayerID]
+    var bag: WordBag
+}

@@ -1,0 +1,188 @@
+extension ServerMessage {
+    /// The message as one UTF-8 JSON object, ready for a text frame.
+    public func jsonBytes() -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("t", type)
+        switch self {
+        case .welcome(let id, let token, let resumed, let name):
+            w.field("playerId", id.rawValue)
+            w.field("token", token)
+            w.field("resumed", resumed)
+            w.field("name", name)
+        case .error(let error):
+            w.field("code", error.code.rawValue)
+            w.field("message", error.message)
+            w.field("ref", error.ref)
+        case .rooms(let rooms):
+            w.key("rooms")
+            w.beginArray()
+            for room in rooms { room.write(to: &w) }
+            w.endArray()
+        case .room(let view):
+            view.writeFields(to: &w)
+        case .joined(let player):
+            w.key("player")
+            player.write(to: &w)
+        case .left(let id):
+            w.field("playerId", id.rawValue)
+        case .ready(let id, let ready):
+            w.field("playerId", id.rawValue)
+            w.field("ready", ready)
+        case .chat(let from, let name, let text):
+            w.field("from", from.rawValue)
+            w.field("name", name)
+            w.field("text", text)
+        case .choosing(let drawer, let remaining):
+            w.field("drawer", drawer.rawValue)
+            w.field("remainingMs", remaining)
+        case .choose(let words, let remaining):
+            w.key("words")
+            w.beginArray()
+            for word in words { w.value(word) }
+            w.endArray()
+            w.field("remainingMs", remaining)
+        case .turn(let drawer, let round, let mask, let remaining, let word):
+            w.field("drawer", drawer.rawValue)
+            w.field("round", round)
+            w.field("mask", mask)
+            w.field("remainingMs", remaining)
+            if let word { w.field("word", word) }
+        case .hint(let mask):
+            w.field("mask", mask)
+        case .close(let text):
+            w.field("text", text)
+        case .guessed(let id, let points):
+            w.field("playerId", id.rawValue)
+            w.field("points", points)
+        case .turnEnd(let word, let reason, let scores):
+            w.field("word", word)
+            w.field("reason", reason.rawValue)
+            w.key("scores")
+            w.beginObject()
+            for (id, delta) in scores.sorted(by: { $0.key < $1.key }) { w.field(id.rawValue, delta) }
+            w.endObject()
+        case .gameEnd(let ranking):
+            w.key("ranking")
+            w.beginArray()
+            for entry in ranking {
+                w.beginObject()
+                w.field("id", entry.id.rawValue)
+                w.field("name", entry.name)
+                w.field("score", entry.score)
+                w.field("place", entry.place)
+                w.endObject()
+            }
+            w.endArray()
+        case .invited(let from, let name, let code):
+            w.key("from")
+            w.beginObject()
+            w.field("id", from.rawValue)
+            w.field("name", name)
+            w.endObject()
+            w.field("code", code.rawValue)
+        case .kicked(let code), .closed(let code):
+            w.field("code", code.rawValue)
+        case .canvas(let width, let height):
+            w.field("w", width)
+            w.field("h", height)
+        case .votekick(let target, let votes, let needed):
+            w.field("target", target.rawValue)
+            w.field("votes", votes)
+            w.field("needed", needed)
+        }
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The JSON text, for tests and logs.
+    public var jsonString: String { String(decoding: jsonBytes(), as: UTF8.self) }
+}
+
+extension RoomSummary {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("code", code.rawValue)
+        w.field("name", name)
+        w.field("public", isPublic)
+        w.field("players", players)
+        w.field("maxPlayers", maxPlayers)
+        w.field("phase", phase.rawValue)
+        w.endObject()
+    }
+
+    /// The summary as a standalone JSON object (for the HTTP room list).
+    public func jsonBytes() -> [UInt8] {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.bytes
+    }
+}
+
+extension PlayerView {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", id.rawValue)
+        w.field("name", name)
+        w.field("score", score)
+        w.field("ready", ready)
+        w.field("connected", connected)
+        w.field("guessed", guessed)
+        w.field("spectator", spectator)
+        w.endObject()
+    }
+}
+
+extension RoomSettings {
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("rounds", rounds)
+        w.field("drawTimeSec", drawTimeSec)
+        w.field("maxPlayers", maxPlayers)
+        w.field("wordChoices", wordChoices)
+        w.field("hints", hints)
+        w.field("language", language)
+        w.key("customWords")
+        w.beginArray()
+        for word in customWords { w.value(word) }
+        w.endArray()
+        w.field("customOnly", customOnly)
+        w.endObject()
+    }
+}
+
+extension RoomView {
+    func writeFields(to w: inout JSONWriter) {
+        w.field("code", code.rawValue)
+        w.field("name", name)
+        w.field("public", isPublic)
+        w.field("host", host?.rawValue)
+        w.key("settings")
+        settings.write(to: &w)
+        w.field("phase", phase.rawValue)
+        w.field("round", round)
+        w.field("rounds", rounds)
+        w.field("drawer", drawer?.rawValue)
+        w.field("mask", mask)
+        if let word { w.field("word", word) }
+        w.field("remainingMs", remainingMs)
+        w.key("players")
+        w.beginArray()
+        for player in players { player.write(to: &w) }
+        w.endArray()
+        w.key("canvas")
+        w.beginObject()
+        w.field("w", canvasWidth)
+        w.field("h", canvasHeight)
+        w.endObject()
+    }
+
+    /// The room state as a standalone JSON object (moderator HTTP API).
+    public func jsonBytes() -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        writeFields(to: &w)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,126 @@
+/// Every message the server sends as a text frame (protocol sections 2 to 4, plus the
+/// additions in docs/PROTOCOL.md).
+public enum ServerMessage: Sendable, Hashable {
+    case welcome(playerID: PlayerID, token: String, resumed: Bool, name: String)
+    case error(ProtocolError)
+    case rooms([RoomSummary])
+    case room(RoomView)
+    case joined(PlayerView)
+    case left(PlayerID)
+    case ready(PlayerID, Bool)
+    case chat(from: PlayerID, name: String, text: String)
+    case choosing(drawer: PlayerID, remainingMs: Int)
+    case choose(words: [String], remainingMs: Int)
+    case turn(drawer: PlayerID, round: Int, mask: String, remainingMs: Int, word: String?)
+    case hint(mask: String)
+    case close(text: String)
+    case guessed(PlayerID, points: Int)
+    case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int])
+    case gameEnd(ranking: [RankEntry])
+    case invited(from: PlayerID, name: String, code: RoomCode)
+    case kicked(code: RoomCode)
+    case closed(code: RoomCode)
+    case canvas(width: Int, height: Int)
+    case votekick(target: PlayerID, votes: Int, needed: Int)
+
+    /// The message's `t`.
+    public var type: String {
+        switch self {
+        case .welcome: "welcome"
+        case .error: "error"
+        case .rooms: "rooms"
+        case .room: "room"
+        case .joined: "joined"
+        case .left: "left"
+        case .ready: "ready"
+        case .chat: "chat"
+        case .choosing: "choosing"
+        case .choose: "choose"
+        case .turn: "turn"
+        case .hint: "hint"
+        case .close: "close"
+        case .guessed: "guessed"
+        case .turnEnd: "turnEnd"
+        case .gameEnd: "gameEnd"
+        case .invited: "invited"
+        case .kicked: "kicked"
+        case .closed: "closed"
+        case .canvas: "canvas"
+        case .votekick: "votekick"
+        }
+    }
+}
+
+/// Why a turn ended, as sent in `turnEnd.reason`.
+public enum TurnEndReason: String, Sendable, Hashable, Codable {
+    case time
+    case allGuessed
+    case skipped
+    case drawerLeft
+}
+
+/// One line of the `gameEnd` ranking; equal scores share a place.
+public struct RankEntry: Sendable, Hashable, Codable {
+    public var id: PlayerID
+    public var name: String
+    public var score: Int
+    public var place: Int
+}
+
+/// A public room list entry.
+public struct RoomSummary: Sendable, Hashable {
+    public var code: RoomCode
+    public var name: String
+    public var isPublic: Bool
+    public var players: Int
+    public var maxPlayers: Int
+    public var phase: GamePhase
+}
+
+/// One player as shown in a `room` message.
+public struct PlayerView: Sendable, Hashable {
+    public var id: PlayerID
+    public var name: String
+    public var score: Int
+    public var ready: Bool
+    public var connected: Bool
+    public var guessed: Bool
+    public var spectator: Bool
+}
+
+/// The full room state of a `room` message, as one recipient may see it.
+public struct RoomView: Sendable, Hashable {
+    public var code: RoomCode
+    public var name: String
+    public var isPublic: Bool
+    public var host: PlayerID?
+    public var settings: RoomSettings
+    public var phase: GamePhase
+    public var round: Int
+    public var rounds: Int
+    public var drawer: PlayerID?
+    public var mask: String?
+    /// Only in the drawer's copy.
+    public var word: String?
+    public var remainingMs: Int
+    public var players: [PlayerView]
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+}
+
+/// The phases of protocol section 4.
+public enum GamePhase: String, Sendable, Hashable, Codable, CaseIterable {
+    case lobby
+    case choosing
+    case drawing
+    case turnEnd
+    case gameEnd
+}
+
+extension PlayerID: Codable {
+    public init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,152 @@
+import Canvas
+@testable import Rooms
+
+/// Drives a `Room` as the server would: resolves audiences to the connected members and
+/// keeps every message each player received, with a clock the test moves by hand.
+struct RoomHarness {
+    var room: Room
+    var now = Timestamp(milliseconds: 1_000)
+    var inbox: [PlayerID: [ServerMessage]] = [:]
+    var frames: [PlayerID: [[UInt8]]] = [:]
+    var connected: Set<PlayerID> = []
+    var turns: [TurnRecord] = []
+    var games: [GameRecord] = []
+    var released: [PlayerID] = []
+
+    init(settings: RoomSettings = RoomSettings(), configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64 = 42) {
+        room = Room(
+            code: RoomCode(parsing: "ABCDEF")!, name: "Test room", isPublic: true,
+            settings: settings, configuration: configuration, seed: seed
+        )
+    }
+
+    static func id(_ name: String) -> PlayerID { PlayerID(name.lowercased()) }
+
+    /// Joins players named like their ids ("ada" -> PlayerID("ada")).
+    @discardableResult
+    mutating func join(_ names: String...) -> [ProtocolError] {
+        var errors: [ProtocolError] = []
+        for name in names {
+            let id = Self.id(name)
+            switch room.join(id, name: name, now: now) {
+            case .success(let effects):
+                connected.insert(id)
+                apply(effects)
+            case .failure(let error):
+                errors.append(error)
+            }
+        }
+        return errors
+    }
+
+    mutating func send(_ message: ClientMessage, from name: String) {
+        apply(room.handle(message, from: Self.id(name), now: now))
+    }
+
+    @discardableResult
+    mutating func draw(_ ops: [DrawOperation], from name: String) -> DrawOutcome {
+        var cursor = room.drawing.cursor
+        let bytes = FrameCodec.encode(ops, cursor: &cursor)
+        let outcome = room.draw(frame: bytes, from: Self.id(name), now: now)
+        if case .relay(let sender) = outcome {
+            for id in connected where id != sender { frames[id, default: []].append(bytes) }
+        }
+        return outcome
+    }
+
+    mutating func leave(_ name: String) { apply(room.leave(Self.id(name), now: now)) }
+
+    mutating func disconnect(_ name: String) {
+        let id = Self.id(name)
+        connected.remove(id)
+        apply(room.disconnect(id, now: now))
+    }
+
+    mutating func reconnect(_ name: String) {
+        let id = Self.id(name)
+        connected.insert(id)
+        apply(room.connect(id, now: now))
+    }
+
+    /// Moves the clock and fires everything due, as the room actor's timer would.
+    mutating func advance(ms: Int) {
+        let target = now + ms
+        while let deadline = room.nextDeadline, deadline <= target {
+            now = max(now, deadline)
+            apply(room.tick(now: now))
+        }
+        now = target
+        apply(room.tick(now: now))
+    }
+
+    /// Runs the clock until the phase is `phase` (at most `limitMs`).
+    mutating func advance(until phase: GamePhase, limitMs: Int = 600_000) {
+        let end = now + limitMs
+        while room.phase != phase, let deadline = room.nextDeadline, deadline <= end {
+            now = max(now, deadline)
+            apply(room.tick(now: now))
+        }
+    }
+
+    mutating func apply(_ effects: [RoomEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let message, let audience):
+                for id in recipients(audience) { inbox[id, default: []].append(message) }
+            case .sendDrawing(let drawing, let id):
+                if connected.contains(id) { frames[id, default: []] += drawing }
+            case .released(let id):
+                connected.remove(id)
+                released.append(id)
+            case .turnFinished(let record):
+                turns.append(record)
+            case .gameFinished(let record):
+                games.append(record)
+            }
+        }
+    }
+
+    func recipients(_ audience: Audience) -> [PlayerID] {
+        switch audience {
+        case .player(let id): connected.contains(id) ? [id] : []
+        case .everyone: Array(connected)
+        case .everyoneExcept(let excluded): connected.filter { $0 != excluded }
+        case .players(let ids): ids.filter(connected.contains)
+        }
+    }
+
+    /// Messages `name` received, and forget them.
+    mutating func take(_ name: String) -> [ServerMessage] {
+        let id = Self.id(name)
+        defer { inbox[id] = [] }
+        return inbox[id] ?? []
+    }
+
+    func received(_ name: String) -> [ServerMessage] { inbox[Self.id(name)] ?? [] }
+
+    func errors(_ name: String) -> [ErrorCode] {
+        received(name).compactMap { if case .error(let e) = $0 { e.code } else { nil } }
+    }
+
+    /// The drawer's current word (from its private `choose`/`turn` messages or state).
+    var currentWord: String? {
+        if case .drawing(let turn) = room.state { return turn.word }
+        return nil
+    }
+
+    var drawerName: String? { room.drawer?.rawValue }
+
+    mutating func startGame(host: String) {
+        send(.start, from: host)
+    }
+
+    /// Drawer picks the first word.
+    mutating func chooseFirst() {
+        guard case .choosing(let choosing) = room.state else { return }
+        send(.choose(index: 0), from: choosing.drawer.rawValue)
+    }
+}
+
+extension ServerMessage {
+    var isRoom: Bool { if case .room = self { true } else { false } }
+}

@@ -1,0 +1,74 @@
+import Canvas
+import Testing
+@testable import Rooms
+
+/// Across many seeded random games, no message addressed to a player who does not know
+/// the word (not the drawer, not yet guessed) ever contains it before `turnEnd`.
+@Suite("Word secrecy property")
+struct WordLeakPropertyTests {
+    static let names = ["ada", "bob", "cy", "dee", "eve"]
+    static let noise = ["zq", "hmm", "xylo", "qwv", "plop", "zzz top", "??"]
+
+    @Test(arguments: 0..<60)
+    func wordNeverLeaksToGuessers(seed: UInt64) {
+        var rng = SeededRandom(seed: seed &* 7919 &+ 1)
+        var settings = RoomSettings()
+        settings.rounds = 2
+        settings.hints = Int.random(in: 0...5, using: &rng)
+        var h = RoomHarness(settings: settings, seed: seed)
+        h.join("ada", "bob", "cy")
+        h.startGame(host: "ada")
+        var seen: [PlayerID: Int] = [:]
+
+        for _ in 0..<250 {
+            let before = Self.secret(h.room)
+            let actor = Self.names[Int.random(in: 0..<Self.names.count, using: &rng)]
+            switch Int.random(in: 0..<14, using: &rng) {
+            case 0...3:
+                let exact = Int.random(in: 0..<4, using: &rng) == 0
+                h.send(.chat(exact ? (before?.word ?? "none") : Self.noise[Int.random(in: 0..<Self.noise.count, using: &rng)]), from: actor)
+            case 4: h.send(.guess(before?.word ?? "x"), from: actor)
+            case 5: h.chooseFirst()
+            case 6: h.advance(ms: Int.random(in: 1...30_000, using: &rng))
+            case 7: h.send(.skip, from: actor)
+            case 8: h.join(actor)
+            case 9: h.disconnect(actor)
+            case 10: h.reconnect(actor)
+            case 11: h.send(.spectate(Bool.random(using: &rng)), from: actor)
+            case 12: h.leave(actor)
+            default: h.send(.ready(true), from: actor)
+            }
+            check(h, seen: &seen, before: before, after: Self.secret(h.room))
+            if h.room.isClosed { break }
+        }
+    }
+
+    /// The word of the turn being drawn and who knows it.
+    static func secret(_ room: Room) -> (word: String, knowers: Set<PlayerID>)? {
+        guard case .drawing(let turn) = room.state else { return nil }
+        return (turn.word, Set(room.members.filter { $0.guessed }.map(\.id) + [turn.drawer]))
+    }
+
+    /// Messages up to a `turnEnd` belong to the turn drawn before the action; messages
+    /// after the last `turnEnd` to the turn drawn after it.
+    private func check(_ h: RoomHarness, seen: inout [PlayerID: Int], before: (word: String, knowers: Set<PlayerID>)?, after: (word: String, knowers: Set<PlayerID>)?) {
+        for (id, messages) in h.inbox {
+            let start = seen[id, default: 0]
+            seen[id] = messages.count
+            guard start < messages.count else { continue }
+            let batch = Array(messages[start...])
+            let lastEnd = batch.lastIndex { if case .turnEnd = $0 { true } else { false } }
+            for (i, message) in batch.enumerated() {
+                if case .turnEnd = message { continue }
+                let secret = (lastEnd.map { i > $0 } ?? true) ? (after ?? before) : before
+                guard let secret, !secret.knowers.contains(id), !(after?.knowers.contains(id) ?? false) || secret.word != after?.word else { continue }
+                if h.room.member(id)?.guessed == true && secret.word == after?.word { continue }
+                if case .close = message { continue }
+                if case .chat(let from, _, _) = message, from == id { continue }
+                let json = message.jsonString.lowercased()
+                #expect(!json.contains("\"\(secret.word.lowercased())\""), "leaked \(secret.word) to \(id): \(json)")
+                #expect(!json.contains("\"word\""), "a word field reached \(id): \(json)")
+            }
+        }
+    }
+}
