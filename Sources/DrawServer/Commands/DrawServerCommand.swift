@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `drawserver`: the game server and its tools.
+@main
+struct DrawServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drawserver",
+        abstract: "A real-time draw-and-guess game server.",
+        subcommands: [ServeCommand.self, RenderCommand.self, BenchCanvasCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}

@@ -1,0 +1,22 @@
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// The request context of every route: it keeps the channel so a WebSocket session can
+/// cut off a client that stopped reading, and the peer address for per-IP limits.
+struct DrawRequestContext: RequestContext, WebSocketRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let webSocket: WebSocketHandlerReference<DrawRequestContext>
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.webSocket = .init()
+        self.channel = source.channel
+    }
+
+    /// The peer's IP address as text ("127.0.0.1", "::1"), or "unknown".
+    var remoteIP: String {
+        channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

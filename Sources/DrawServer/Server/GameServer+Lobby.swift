@@ -1,0 +1,95 @@
+import Foundation
+import Rooms
+
+extension GameServer {
+    /// `create`: a new room with the sender as host.
+    func create(by player: PlayerID, name rawName: String?, isPublic: Bool, settings patch: SettingsPatch, outbox: Outbox) async -> ProtocolError? {
+        guard let record = withLobby({ $0.players[player] }) else { return ProtocolError(.badMessage, "say hello first") }
+        let name: String
+        if let rawName, !rawName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard Lobby.roomNameLimit.contains(name.count) else {
+                return ProtocolError(.badMessage, "a room name has 1 to 40 characters")
+            }
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                return ProtocolError(.badMessage, "a room name cannot contain control characters")
+            }
+        } else {
+            name = String("\(record.name)'s room".prefix(Lobby.roomNameLimit.upperBound))
+        }
+        let settings = RoomSettings().applying(patch)
+        switch makeRoom(for: player, name: name, isPublic: isPublic, settings: settings) {
+        case .failure(let error):
+            return error
+        case .success(let room):
+            if let error = await room.join(player, name: record.name, outbox: outbox) { return error }
+            return nil
+        }
+    }
+
+    /// `join` by code.
+    func join(_ player: PlayerID, code text: String, outbox: Outbox) async -> ProtocolError? {
+        let found: Result<(RoomActor, String), ProtocolError> = withDirectory { d in
+            guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
+            return d.lobby.findRoom(text, for: player).flatMap { code in
+                guard let room = d.rooms[code] else { return .failure(ProtocolError(.roomNotFound, "no room with code \(code)")) }
+                return .success((room, record.name))
+            }
+        }
+        switch found {
+        case .failure(let error): return error
+        case .success(let (room, name)): return await room.join(player, name: name, outbox: outbox)
+        }
+    }
+
+    /// `quickplay`: the fullest public room in `lobby` with a free seat, else a new public room.
+    func quickplay(_ player: PlayerID, outbox: Outbox) async -> ProtocolError? {
+        let lookup: Result<(String, [RoomCode]), ProtocolError> = withLobby { lobby in
+            guard let record = lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
+            if let current = record.room { return .failure(ProtocolError(.alreadyInRoom, "you are in room \(current); leave it first")) }
+            return .success((record.name, lobby.quickplayCandidates()))
+        }
+        guard case .success(let (name, candidates)) = lookup else {
+            if case .failure(let error) = lookup { return error }
+            return nil
+        }
+        for code in candidates {
+            guard let room = room(code) else { continue }
+            // Another player may have taken the last seat meanwhile: try the next room.
+            if await room.join(player, name: name, outbox: outbox) == nil { return nil }
+        }
+        return await create(by: player, name: nil, isPublic: true, settings: SettingsPatch(), outbox: outbox)
+    }
+
+    /// `leave`.
+    func leave(_ player: PlayerID) async -> ProtocolError? {
+        guard let room = roomOf(player) else { return ProtocolError(.notInRoom, "you are not in a room") }
+        await room.leave(player)
+        return nil
+    }
+
+    /// `invite`: the invitee gets `invited` if online.
+    func invite(_ target: PlayerID, from player: PlayerID) -> ProtocolError? {
+        let result: Result<(ServerMessage, Outbox?), ProtocolError> = withDirectory { d in
+            d.lobby.invite(target, from: player).map { ($0.message, d.outboxes[$0.to]) }
+        }
+        switch result {
+        case .failure(let error): return error
+        case .success(let (message, outbox)):
+            guard let outbox else { return ProtocolError(.notOnline, "that player is not online") }
+            outbox.sendText(message.jsonBytes())
+            return nil
+        }
+    }
+
+    /// Room-level messages (settings, ready, chat...) go to the sender's room.
+    func roomMessage(_ message: ClientMessage, from player: PlayerID) async -> ProtocolError? {
+        guard let room = roomOf(player) else {
+            return ProtocolError(.notInRoom, "you are not in a room", ref: message.type)
+        }
+        await room.handle(message, from: player)
+        return nil
+    }
+
+    func publicRooms() -> [RoomSummary] { withLobby { $0.publicRooms() } }
+}

@@ -1,0 +1,173 @@
+import Canvas
+import NIOCore
+import Rooms
+
+/// Drives one `Room` and delivers its effects.
+///
+/// The actor does only I/O: every decision is the `Room` value's. Delivery is a
+/// non-blocking `send` into each member's `Outbox`, so a room never waits for a socket,
+/// and a drawing frame is relayed as the very buffer it arrived in, shared by all
+/// recipients.
+actor RoomActor {
+    let code: RoomCode
+    private var room: Room
+    private var outboxes: [PlayerID: Outbox] = [:]
+    private let server: GameServer
+    private var timer: Task<Void, Never>?
+    private var timerDeadline: Timestamp?
+    private var publishedSummary: RoomSummary?
+
+    init(room: Room, server: GameServer) {
+        self.code = room.code
+        self.room = room
+        self.server = server
+    }
+
+    // MARK: - Membership
+
+    /// Seats the player; nil on success, else the error to answer with.
+    func join(_ player: PlayerID, name: String, outbox: Outbox) -> ProtocolError? {
+        let now = server.clock.now
+        switch room.join(player, name: name, now: now) {
+        case .failure(let error):
+            return error
+        case .success(let effects):
+            outboxes[player] = outbox
+            server.seated(player, in: code)
+            perform(effects)
+            return nil
+        }
+    }
+
+    /// A member resumed on a new connection.
+    func attach(_ player: PlayerID, outbox: Outbox) {
+        guard room.isMember(player) else { return }
+        outboxes[player] = outbox
+        perform(room.connect(player, now: server.clock.now))
+    }
+
+    /// A member's connection closed; ignored if it has since resumed on another one.
+    func detach(_ player: PlayerID, outbox: Outbox) {
+        guard outboxes[player] === outbox else { return }
+        outboxes[player] = nil
+        perform(room.disconnect(player, now: server.clock.now))
+    }
+
+    func leave(_ player: PlayerID) {
+        perform(room.leave(player, now: server.clock.now))
+    }
+
+    func handle(_ message: ClientMessage, from player: PlayerID) {
+        perform(room.handle(message, from: player, now: server.clock.now))
+    }
+
+    /// Moderator kick: as a host's kick.
+    func expel(_ player: PlayerID) -> Bool {
+        guard room.isMember(player) else { return false }
+        perform(room.expel(player, now: server.clock.now))
+        return true
+    }
+
+    /// Moderator close.
+    func close() {
+        perform(room.close())
+    }
+
+    // MARK: - Drawing (the hot path)
+
+    func draw(_ frame: ByteBuffer, from player: PlayerID) {
+        let now = server.clock.now
+        let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
+        switch outcome {
+        case .relay(let sender):
+            for (id, outbox) in outboxes where id != sender {
+                outbox.send(.binary(frame))
+            }
+        case .rejected(let error):
+            outboxes[player]?.sendText(ServerMessage.error(error).jsonBytes())
+        }
+    }
+
+    // MARK: - Reading state
+
+    var summary: RoomSummary { room.summary }
+
+    func view(now: Timestamp) -> RoomView { room.view(for: nil, now: now) }
+
+    /// A copy of the current drawing, to render off the actor.
+    var drawing: Drawing { room.drawing }
+
+    var strokeLog: StrokeLog { room.strokeLog }
+
+    // MARK: - Effects
+
+    private func perform(_ effects: [RoomEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let message, let audience):
+                deliver(.text(ByteBuffer(bytes: message.jsonBytes())), to: audience)
+            case .sendDrawing(let frames, let player):
+                guard let outbox = outboxes[player] else { continue }
+                for frame in frames { outbox.send(.binary(ByteBuffer(bytes: frame))) }
+            case .released(let player):
+                outboxes[player] = nil
+                server.released(player, from: code)
+            case .turnFinished(let record):
+                server.events.turnFinished(record)
+            case .gameFinished(let record):
+                server.events.gameFinished(record)
+            }
+        }
+        publish()
+    }
+
+    private func deliver(_ frame: Outbox.Frame, to audience: Audience) {
+        switch audience {
+        case .player(let id):
+            outboxes[id]?.send(frame)
+        case .everyone:
+            for outbox in outboxes.values { outbox.send(frame) }
+        case .everyoneExcept(let excluded):
+            for (id, outbox) in outboxes where id != excluded { outbox.send(frame) }
+        case .players(let ids):
+            for id in ids { outboxes[id]?.send(frame) }
+        }
+    }
+
+    /// Tells the lobby what changed and re-arms the timer for the next deadline.
+    private func publish() {
+        if room.isClosed {
+            timer?.cancel()
+            timer = nil
+            server.roomClosed(code)
+            return
+        }
+        let summary = room.summary
+        if summary != publishedSummary {
+            publishedSummary = summary
+            server.update(summary)
+        }
+        let deadline = room.nextDeadline
+        guard deadline != timerDeadline else { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        guard let deadline else {
+            timer = nil
+            return
+        }
+        let instant = server.clock.instant(of: deadline)
+        timer = Task { [weak self] in
+            do {
+                try await Task.sleep(until: instant, clock: .continuous)
+            } catch {
+                return
+            }
+            await self?.fire()
+        }
+    }
+
+    private func fire() {
+        timerDeadline = nil
+        perform(room.tick(now: server.clock.now))
+    }
+}

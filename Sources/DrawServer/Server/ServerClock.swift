@@ -1,0 +1,16 @@
+import Rooms
+
+/// Turns the process's monotonic clock into the game core's millisecond timestamps.
+struct ServerClock: Sendable {
+    private let origin = ContinuousClock.now
+
+    var now: Timestamp {
+        let elapsed = ContinuousClock.now - origin
+        return Timestamp(milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The monotonic instant of a timestamp, for sleeping until a deadline.
+    func instant(of timestamp: Timestamp) -> ContinuousClock.Instant {
+        origin + .milliseconds(timestamp.milliseconds)
+    }
+}

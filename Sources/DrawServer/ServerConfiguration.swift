@@ -1,0 +1,27 @@
+import Canvas
+import Rooms
+
+/// Everything `drawserver serve` can be told, with the protocol's defaults.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Folder of the browser client served at `/`; nil serves no static files.
+    public var webRoot: String? = "web-static"
+    /// Deterministic room codes, tokens and words (tests only: tokens become guessable).
+    public var seed: UInt64?
+    public var room = RoomConfiguration()
+    public var limits = Limits()
+
+    public init() {}
+
+    /// Frame and queue limits (protocol section 1).
+    public struct Limits: Sendable {
+        public var maxTextFrameBytes = 4 * 1024
+        public var maxBinaryFrameBytes = 64 * 1024
+        /// Bytes that may wait in one connection's outbound queue before it is closed with 4008.
+        public var outboundQueueBytes = 1 << 20
+        public var helloTimeoutSeconds = 10
+        public var permessageDeflate = false
+        public init() {}
+    }
+}
