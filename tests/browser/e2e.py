@@ -34,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.error
@@ -56,6 +57,11 @@ try:
 except ImportError:  # pragma: no cover
     print("e2e: selenium is not installed (pip install selenium)", file=sys.stderr)
     sys.exit(2)
+try:
+    from websockets.sync.client import connect as ws_connect
+except ImportError:  # pragma: no cover
+    print("e2e: websockets is not installed (pip install websockets)", file=sys.stderr)
+    sys.exit(2)
 
 
 class Failure(Exception):
@@ -75,8 +81,6 @@ def free_port():
 # --------------------------------------------------------------------- server
 
 class ServerProcess:
-    OPTIONAL = ["--seed", "--web-root", "--max-connections-per-ip"]
-
     def __init__(self, mock):
         self.mock = mock
         self.proc = None
@@ -118,22 +122,22 @@ class ServerProcess:
             binary = os.path.join(REPO, binary)
         if not os.access(binary, os.X_OK):
             raise SystemExit(f"e2e: server binary not found or not executable: {binary} (set DRAWSERVER_BIN)")
-        optional = {"--seed": "7", "--web-root": WEB_ROOT, "--max-connections-per-ip": "0"}
+        self.port = free_port()
+        # every flag but --port may not exist yet in this server build: drop the rejected ones and retry
+        optional = {"--db": os.path.join(self.tmp, "e2e.sqlite"), "--seed": "7", "--web-root": WEB_ROOT,
+                    "--max-connections-per-ip": "0"}
         for _attempt in range(len(optional) + 1):
-            self.port = free_port()
-            argv = [binary, "serve", "--port", str(self.port), "--db", os.path.join(self.tmp, "e2e.sqlite")]
+            argv = [binary, "serve", "--port", str(self.port)]
             for flag, value in optional.items():
                 argv += [flag, value]
             self._spawn(argv)
             deadline = time.time() + 3
-            while time.time() < deadline and self.proc.poll() is None:
+            while time.time() < deadline and self.proc.poll() is None and not self.healthy():
                 time.sleep(0.1)
-            if self.proc.poll() is None or self.proc.returncode == 0 and self.healthy():
+            if self.proc.poll() is None:
                 break
             text = self.stderr_text()
-            rejected = [f for f in optional if f in text and re.search(r"unknown|unexpected|unrecognized|invalid", text, re.I)]
-            if not rejected and re.search(r"unknown option|unexpected argument|unrecognized", text, re.I) and optional:
-                rejected = [list(optional)[-1]]
+            rejected = [f for f in optional if re.search(r"(unknown|unexpected|unrecognized)[^\n]*" + re.escape(f) + r"\b", text, re.I)]
             if not rejected:
                 raise SystemExit(f"e2e: the server exited with status {self.proc.returncode}:\n{text[-3000:]}")
             for flag in rejected:
@@ -170,6 +174,62 @@ class ServerProcess:
                 except ProcessLookupError:
                     pass
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# --------------------------------------------------------------------- protocol bot
+
+class Bot:
+    """A third player on a plain WebSocket. It keeps a guesser connected while the
+    browser guesser reloads (otherwise "every connected guesser has guessed" is
+    vacuously true and the server may end the turn), and checks the binary relay."""
+
+    def __init__(self, base, name="Bot"):
+        self.url = base.replace("http://", "ws://") + "/ws"
+        self._ctx = ws_connect(self.url, open_timeout=10, max_size=2 ** 20)
+        self.ws = self._ctx.__enter__()
+        self.messages = []
+        self.frames = []
+        self.lock = threading.Lock()
+        self.ws.send(json.dumps({"t": "hello", "name": name}))
+        self.thread = threading.Thread(target=self._reader, daemon=True)
+        self.thread.start()
+        self.welcome = self.wait_for("welcome")
+
+    def _reader(self):
+        try:
+            for data in self.ws:
+                with self.lock:
+                    if isinstance(data, bytes):
+                        self.frames.append(data)
+                    else:
+                        try:
+                            self.messages.append(json.loads(data))
+                        except ValueError:
+                            pass
+        except Exception:  # noqa: BLE001 - closed
+            pass
+
+    def send(self, obj):
+        self.ws.send(json.dumps(obj))
+
+    def find(self, t, pred=lambda m: True):
+        with self.lock:
+            return [m for m in self.messages if m.get("t") == t and pred(m)]
+
+    def wait_for(self, t, pred=lambda m: True, timeout=15, what=None):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = self.find(t, pred)
+            if found:
+                return found[-1]
+            time.sleep(0.05)
+        raise Failure(f"[bot] timed out after {timeout}s waiting for {what or repr(t)}")
+
+    def close(self):
+        try:
+            self._ctx.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 # --------------------------------------------------------------------- browsers
@@ -273,8 +333,8 @@ def enter_name(p, name):
     p.wait(lambda: p.my_id() != "", "welcome (own player id shown)")
 
 
-def run(base, shots_mock_note=""):
-    a = b = None
+def run(base):
+    a = b = bot = None
     pages = []
     try:
         a = Page("alice", make_driver(), base)
@@ -311,6 +371,16 @@ def run(base, shots_mock_note=""):
         a_id, b_id = a.my_id(), b.my_id()
         if a_id == b_id:
             raise Failure("both players got the same id")
+
+        # ---- a third player (protocol bot) joins by code and is ready
+        bot = Bot(base)
+        bot.send({"t": "join", "code": code})
+        bot.wait_for("room", lambda m: m.get("code") == code, what=f"room {code} for the bot")
+        bot_id = str(bot.welcome.get("playerId"))
+        a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 3, "three players in alice's list")
+        a.wait(lambda: a.js("return !!document.querySelector('#player-list .player[data-id=\"' + arguments[0] + '\"]')", bot_id), "the bot in alice's list")
+        bot.send({"t": "ready", "ready": True})
+        a.wait(lambda: a.js("return !!document.querySelector('#player-list .player[data-id=\"' + arguments[0] + '\"] .mark-ready')", bot_id), "the bot's ready mark")
         a.screenshot("room-lobby")
 
         # ---- ready up
@@ -326,7 +396,12 @@ def run(base, shots_mock_note=""):
             elif b.visible("#overlay-choose") and b.js("return document.querySelectorAll('.word-choice').length") > 0:
                 drawer, guesser = b, a
             return drawer is not None
-        a.wait(who_chooses, "a word-choice overlay on one of the two pages", timeout=20)
+        try:
+            a.wait(who_chooses, "a word-choice overlay on one of the two pages", timeout=20)
+        except Failure:
+            if bot.find("choose"):
+                raise Failure("the server made the bot (third to join) the first drawer; expected seat order (host first)") from None
+            raise
         log(f"{drawer.label} draws; {guesser.label} guesses")
         guesser.wait(lambda: guesser.visible("#overlay-choosing"), "'is choosing' notice for the guesser")
         drawer.click(".word-choice")
@@ -366,6 +441,15 @@ def run(base, shots_mock_note=""):
             raise Failure("ink appeared where nothing was drawn (coordinate mapping is off)")
         left_x = int(cx - (half / rect[0]) * w)
         guesser.wait(lambda: guesser.ink_near(left_x + 4, cy, 6), f"ink near the stroke start ({left_x},{cy})", timeout=5)
+        bot_deadline = time.time() + 5
+        while not bot.frames and time.time() < bot_deadline:
+            time.sleep(0.05)
+        if not bot.frames:
+            raise Failure("the bot received no binary drawing frame (relay)")
+        with bot.lock:
+            first = bot.frames[0]
+        if first[0] != 0x01:
+            raise Failure(f"the first relayed operation is not BEGIN: {first[:16].hex()}")
         drawer.screenshot("drawing")
         guesser.screenshot("guessing")
 
@@ -402,6 +486,9 @@ def run(base, shots_mock_note=""):
         drawer.wait(lambda: drawer.js("return !!document.querySelector(arguments[0])", sel), "correct-guess mark on the drawer's page")
         log("correct guess marked")
 
+        # ---- the bot guesses too: everyone guessed
+        bot.send({"t": "chat", "text": word})
+
         # ---- turn end (everyone guessed)
         guesser.wait(lambda: guesser.visible("#overlay-turnend"), "turn-end overlay", timeout=15)
         revealed = (guesser.text("#turnend-word") or "").strip()
@@ -425,6 +512,8 @@ def run(base, shots_mock_note=""):
                 pass
         raise
     finally:
+        if bot:
+            bot.close()
         for p in pages:
             try:
                 p.d.quit()
