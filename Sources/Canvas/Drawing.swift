@@ -1,0 +1,136 @@
+/// The current drawing of a turn, kept as what is still on the canvas.
+///
+/// UNDO only ever removes the most recent item and CLEAR removes everything, so the canvas
+/// is fully described by a stack of the strokes and fills since the last CLEAR: undone items
+/// and everything before a CLEAR are dropped as soon as they stop mattering, which keeps
+/// memory bounded by what is visible and makes compaction a plain walk of the stack.
+/// Protocol rules: BEGIN, FILL, UNDO and CLEAR while a stroke is open end it first; UNDO
+/// removes the most recent stroke or fill still on the canvas (nothing after a CLEAR until
+/// something new is drawn); CLEAR wipes.
+public struct Drawing: Sendable {
+    public let size: CanvasSize
+    /// Where decoding of the next frame starts; equals the decoder's cursor after each frame.
+    public private(set) var cursor = StrokeCursor()
+    /// Finished strokes and fills since the last CLEAR, oldest first.
+    private(set) var items: [DrawingItem] = []
+    /// The stroke still receiving points; always the most recent item when present.
+    private(set) var openStroke: Stroke?
+    /// Points held by visible strokes (open one included), a proxy for memory and render cost.
+    public private(set) var pointCount = 0
+
+    public init(size: CanvasSize) {
+        self.size = size
+    }
+
+    /// Decodes and applies a frame atomically: a rejected frame changes nothing.
+    public mutating func apply(frame: UnsafeRawBufferPointer) throws(FrameError) -> FrameSummary {
+        var probe = cursor
+        let summary = try FrameCodec.validate(frame, size: size, cursor: &probe)
+        // Second pass straight into the stack: no intermediate operation arrays. It cannot
+        // fail because the same immutable bytes just passed validation.
+        var scanCursor = cursor
+        _ = try? FrameScanner.scan(frame, size: size, cursor: &scanCursor, visitor: &self)
+        return summary
+    }
+
+    /// Decodes and applies a frame atomically: a rejected frame changes nothing.
+    public mutating func apply(frame: [UInt8]) throws(FrameError) -> FrameSummary {
+        var probe = cursor
+        let summary = try FrameCodec.validate(frame, size: size, cursor: &probe)
+        frame.withUnsafeBytes { buffer in
+            var scanCursor = cursor
+            _ = try? FrameScanner.scan(buffer, size: size, cursor: &scanCursor, visitor: &self)
+        }
+        return summary
+    }
+
+    /// Applies one in-memory operation with the same semantics as a decoded one.
+    ///
+    /// Operations the decoder would reject are made harmless instead of trapping: POINTS and
+    /// END with no open stroke and FILL outside the canvas are ignored, widths are clamped to
+    /// 1...64 and points to `[-w, 2w) x [-h, 2h)`, so `compactedFrames()` always decodes.
+    public mutating func apply(_ op: DrawOperation) {
+        let limits = PointLimits(size: size)
+        switch op {
+        case let .begin(tool, color, width, point):
+            let legalWidth = min(max(width, FrameCodec.widthRange.lowerBound), FrameCodec.widthRange.upperBound)
+            begin(tool: tool, color: color, width: legalWidth, at: limits.clamped(point))
+        case let .points(points):
+            guard openStroke != nil else { return }
+            for point in points {
+                self.point(limits.clamped(point))
+            }
+        case .end:
+            guard openStroke != nil else { return }
+            end()
+        case let .fill(color, point):
+            guard point.x >= 0, point.y >= 0, Int(point.x) < size.width, Int(point.y) < size.height else { return }
+            fill(color: color, at: point)
+        case .undo:
+            undo()
+        case .clear:
+            clear()
+        }
+    }
+
+    /// A white canvas for a new turn.
+    public mutating func reset() {
+        self = Drawing(size: size)
+    }
+
+    /// Strokes and fills on the canvas, the open stroke included.
+    public var visibleItemCount: Int { items.count + (openStroke == nil ? 0 : 1) }
+
+    public var isEmpty: Bool { items.isEmpty && openStroke == nil }
+
+    /// Moves the open stroke, if any, onto the stack of finished items.
+    private mutating func closeOpenStroke() {
+        if let stroke = openStroke {
+            items.append(.stroke(stroke))
+            openStroke = nil
+        }
+        cursor.isOpen = false
+    }
+}
+
+extension Drawing: FrameVisitor {
+    mutating func begin(tool: Tool, color: RGB, width: UInt8, at point: Point) {
+        closeOpenStroke()
+        openStroke = Stroke(tool: tool, color: color, width: width, points: [point])
+        pointCount += 1
+        cursor.isOpen = true
+        cursor.last = point
+    }
+
+    func pointsStart(count: Int) {}
+
+    mutating func point(_ point: Point) {
+        openStroke?.points.append(point)
+        pointCount += 1
+        cursor.last = point
+    }
+
+    func pointsEnd() {}
+
+    mutating func end() {
+        closeOpenStroke()
+    }
+
+    mutating func fill(color: RGB, at point: Point) {
+        closeOpenStroke()
+        items.append(.fill(color: color, at: point))
+    }
+
+    mutating func undo() {
+        closeOpenStroke()
+        if let removed = items.popLast() {
+            pointCount -= removed.pointCount
+        }
+    }
+
+    mutating func clear() {
+        closeOpenStroke()
+        items.removeAll()
+        pointCount = 0
+    }
+}
