@@ -1,0 +1,75 @@
+extension Raster {
+    /// Flood-fills the 4-connected region of the exact colour found at `point`.
+    ///
+    /// Span filling with an explicit stack (each entry a run of columns on one row and the
+    /// direction it came from), so an 800x600 region needs no recursion, a small stack, and
+    /// about two colour tests per pixel. A point off the raster, or a region already of
+    /// `color`, is a no-op.
+    public mutating func floodFill(at point: Point, with color: RGB) {
+        let startX = Int(point.x)
+        let startY = Int(point.y)
+        guard startX >= 0, startY >= 0, startX < width, startY < height else { return }
+        let target = pixel(x: startX, y: startY)
+        guard target != color else { return }
+        let width = width
+        let height = height
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let region = FillRegion(buffer: buffer, target: target, color: color)
+            var stack = [FillSpan(x1: startX, x2: startX, y: startY, dy: 1)]
+            if startY > 0 {
+                stack.append(FillSpan(x1: startX, x2: startX, y: startY - 1, dy: -1))
+            }
+            while let span = stack.popLast() {
+                let y = span.y
+                let row = y * width
+                var x1 = span.x1
+                var x = x1
+                // Extend to the left of the span's start.
+                if region.inside(row + x) {
+                    while x > 0, region.inside(row + x - 1) {
+                        region.set(row + x - 1)
+                        x -= 1
+                    }
+                    if x < x1 {
+                        stack.push(x, x1 - 1, y - span.dy, -span.dy, height: height)
+                    }
+                }
+                while x1 <= span.x2 {
+                    while x1 < width, region.inside(row + x1) {
+                        region.set(row + x1)
+                        x1 += 1
+                    }
+                    if x1 > x {
+                        stack.push(x, x1 - 1, y + span.dy, span.dy, height: height)
+                    }
+                    if x1 - 1 > span.x2 {
+                        stack.push(span.x2 + 1, x1 - 1, y - span.dy, -span.dy, height: height)
+                    }
+                    x1 += 1
+                    while x1 < span.x2, !region.inside(row + x1) {
+                        x1 += 1
+                    }
+                    x = x1
+                }
+            }
+        }
+    }
+}
+
+/// A run of columns `x1...x2` on row `y` to scan, reached by moving `dy` (+1 down, -1 up).
+struct FillSpan {
+    var x1: Int
+    var x2: Int
+    var y: Int
+    var dy: Int
+}
+
+extension [FillSpan] {
+    /// Pushes a span unless its row is off the raster.
+    @inline(__always)
+    mutating func push(_ x1: Int, _ x2: Int, _ y: Int, _ dy: Int, height: Int) {
+        if y >= 0, y < height {
+            append(FillSpan(x1: x1, x2: x2, y: y, dy: dy))
+        }
+    }
+}

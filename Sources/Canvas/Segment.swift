@@ -1,0 +1,103 @@
+/// A stroke segment in Double pixel coordinates, with the distance maths of the rasteriser.
+///
+/// Determinism: only +, -, *, / and `squareRoot()` (all correctly rounded in IEEE 754) in a
+/// fixed order, with no fused multiply-add, so the same segment gives the same bytes on every
+/// machine. Integer inputs up to 2^31 are exact in Double.
+struct Segment {
+    let ax: Double
+    let ay: Double
+    let bx: Double
+    let by: Double
+    let dx: Double
+    let dy: Double
+    let lengthSquared: Double
+    let length: Double
+
+    init(a: Point, b: Point) {
+        ax = Double(a.x)
+        ay = Double(a.y)
+        bx = Double(b.x)
+        by = Double(b.y)
+        dx = bx - ax
+        dy = by - ay
+        lengthSquared = dx * dx + dy * dy
+        length = lengthSquared.squareRoot()
+    }
+
+    /// Coverage 0...255 of the pixel centred at (x, y): `clamp(outer - d, 0, 1)` rounded.
+    @inline(__always)
+    func coverage(x: Double, y: Double, outer: Double) -> UInt8 {
+        let px = x - ax
+        let py = y - ay
+        var t = 0.0
+        if lengthSquared > 0 {
+            t = (px * dx + py * dy) / lengthSquared
+            t = min(max(t, 0), 1)
+        }
+        let ex = px - t * dx
+        let ey = py - t * dy
+        let distance = (ex * ex + ey * ey).squareRoot()
+        let value = outer - distance
+        if value <= 0 { return 0 }
+        if value >= 1 { return 255 }
+        return UInt8(value * 255 + 0.5)
+    }
+
+    /// The x interval on row `y` within `radius` of the segment (the capsule is convex, so
+    /// this is one interval: the union of the two end discs and the side band).
+    func span(y: Double, radius: Double) -> (Double, Double)? {
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        let radiusSquared = radius * radius
+        let ya = y - ay
+        if ya * ya <= radiusSquared {
+            let half = (radiusSquared - ya * ya).squareRoot()
+            lo = min(lo, ax - half)
+            hi = max(hi, ax + half)
+        }
+        let yb = y - by
+        if yb * yb <= radiusSquared {
+            let half = (radiusSquared - yb * yb).squareRoot()
+            lo = min(lo, bx - half)
+            hi = max(hi, bx + half)
+        }
+        if lengthSquared > 0, let (bandLo, bandHi) = band(ya: ya, radius: radius) {
+            lo = min(lo, bandLo)
+            hi = max(hi, bandHi)
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+
+    /// Where the row meets the rectangle swept by the segment: projection onto the segment
+    /// in `[0, L²]` and distance from its line at most `radius`, each linear in x.
+    private func band(ya: Double, radius: Double) -> (Double, Double)? {
+        var lo = -Double.infinity
+        var hi = Double.infinity
+        // dx * (x - ax) must lie in [p0, p1].
+        let p0 = -ya * dy
+        let p1 = lengthSquared - ya * dy
+        if dx > 0 {
+            lo = max(lo, ax + p0 / dx)
+            hi = min(hi, ax + p1 / dx)
+        } else if dx < 0 {
+            lo = max(lo, ax + p1 / dx)
+            hi = min(hi, ax + p0 / dx)
+        } else if p0 > 0 || p1 < 0 {
+            return nil
+        }
+        // dy * (x - ax) must lie in [q0, q1].
+        let reach = radius * length
+        let q0 = ya * dx - reach
+        let q1 = ya * dx + reach
+        if dy > 0 {
+            lo = max(lo, ax + q0 / dy)
+            hi = min(hi, ax + q1 / dy)
+        } else if dy < 0 {
+            lo = max(lo, ax + q1 / dy)
+            hi = min(hi, ax + q0 / dy)
+        } else if q0 > 0 || q1 < 0 {
+            return nil
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+}
