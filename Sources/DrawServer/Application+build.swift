@@ -22,7 +22,7 @@ func buildApplication(
 
     let webSocketRouter = Router(context: DrawRequestContext.self)
     webSocketRouter.ws("/ws") { inbound, outbound, context in
-        await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
+        try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
     }
 
     let limits = configuration.limits

@@ -58,10 +58,16 @@ extension Room {
     }
 
     /// Ends the turn once every connected guesser has guessed.
+    ///
+    /// With nobody connected to guess, the turn waits (they may come back within the
+    /// grace period) unless someone already guessed; with no guessers at all left in
+    /// the room it ends at once.
     mutating func endTurnIfEveryoneGuessed(now: Timestamp) -> [RoomEffect] {
         guard case .drawing(let turn) = state else { return [] }
-        let waiting = members.contains { !$0.spectator && $0.connected && $0.id != turn.drawer && !$0.guessed }
-        return waiting ? [] : endTurn(.allGuessed, now: now)
+        let guessers = members.filter { !$0.spectator && $0.id != turn.drawer }
+        let connected = guessers.filter(\.connected)
+        let everyoneGuessed = connected.allSatisfy(\.guessed) && (!connected.isEmpty || !turn.guesses.isEmpty)
+        return guessers.isEmpty || everyoneGuessed ? endTurn(.allGuessed, now: now) : []
     }
 
     /// Trims, turns control characters and line breaks into spaces, and collapses space runs.

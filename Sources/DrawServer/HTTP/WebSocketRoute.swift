@@ -7,12 +7,16 @@ import Rooms
 extension GameServer {
     /// Serves one `/ws` connection until it closes: a writer task drains the outbox, a
     /// watchdog enforces the hello deadline, and this task reads and dispatches messages.
-    func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async {
+    ///
+    /// Errors from the inbound stream (invalid UTF-8, a protocol violation) are rethrown
+    /// after clean-up so the WebSocket layer closes with the matching code (1007, 1002).
+    func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let limits = configuration.limits
         let hardClose: @Sendable () -> Void = { channel.close(promise: nil) }
         let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose)
         var session = ClientSession(server: self, outbox: outbox)
         let connection = session.connection
+        var inboundError: (any Error)?
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await ConnectionWriter(outbox: outbox, outbound: outbound, maxFrameSize: limits.maxBinaryFrameBytes, hardClose: hardClose).run()
@@ -30,10 +34,11 @@ extension GameServer {
                     await session.receive(message)
                 }
             } catch {
-                logger.debug("WebSocket ended with an error", metadata: ["error": "\(error)"])
+                inboundError = error
             }
             await session.closed()
             group.cancelAll()
         }
+        if let inboundError { throw inboundError }
     }
 }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import DrawServer
+
+@Suite("Connection rules", .timeLimit(.minutes(1)))
+struct ConnectionTests {
+    @Test func noHelloInTimeCloses4003() async throws {
+        try await withServer({ $0.limits.helloTimeoutSeconds = 1 }) { port in
+            let client = TestClient.connect(port: port)
+            #expect(await client.closeCode(within: 5) == 4003)
+        }
+    }
+
+    @Test func messagesBeforeHelloAreRefused() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            client.send(#"{"t":"rooms"}"#)
+            let error = try await client.next("error")
+            #expect(error["code"]?.stringValue == "bad_message")
+        }
+    }
+
+    @Test func sameTokenTwiceClosesTheOlderWith4001() async throws {
+        try await withServer { port in
+            let first = TestClient.connect(port: port)
+            try await first.hello("Ada")
+            let second = TestClient.connect(port: port)
+            let welcome = try await second.hello("Ada", token: first.token)
+            #expect(welcome["resumed"]?.boolValue == true)
+            #expect(await first.closeCode() == 4001)
+            second.send(#"{"t":"rooms"}"#)
+            try await second.next("rooms")
+        }
+    }
+
+    @Test func badNameIsAnErrorNotAClose() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            client.send(#"{"t":"hello","name":"   "}"#)
+            #expect(try await client.next("error")["code"]?.stringValue == "bad_name")
+            try await client.hello("Ada")
+        }
+    }
+
+    @Test func binaryFrameOverTheLimitCloses1009() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            try await client.hello("Ada")
+            client.send(binary: [UInt8](repeating: 6, count: 70_000))
+            #expect(await client.closeCode() == 1009)
+        }
+    }
+
+    @Test func invalidUTF8Closes1007() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            try await client.hello("Ada")
+            client.send(rawText: [0x7B, 0xFF, 0xFE, 0x7D])
+            #expect(await client.closeCode() == 1007)
+        }
+    }
+
+    @Test func inviteReachesAnOnlinePlayer() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [])
+            ada.send(#"{"t":"invite","playerId":"\#(bob.playerID)"}"#)
+            let invited = try await bob.next("invited")
+            #expect(invited["code"]?.stringValue == code)
+            #expect(invited["from"]?.objectValue?["id"]?.stringValue == ada.playerID)
+            ada.send(#"{"t":"invite","playerId":"nobody"}"#)
+            #expect(try await ada.next("error")["code"]?.stringValue == "not_online")
+        }
+    }
+
+    @Test func quickplayFillsTheFullestRoom() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            ada.send(#"{"t":"quickplay"}"#)
+            let code = try await ada.next("room")["code"]?.stringValue
+            let bob = TestClient.connect(port: port)
+            try await bob.hello("Bob")
+            bob.send(#"{"t":"quickplay"}"#)
+            #expect(try await bob.next("room")["code"]?.stringValue == code)
+            bob.send(#"{"t":"rooms"}"#)
+            let rooms = try await bob.next("rooms")["rooms"]?.arrayValue ?? []
+            #expect(rooms.first?.objectValue?["players"]?.intValue == 2)
+        }
+    }
+}

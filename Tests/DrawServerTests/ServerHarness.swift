@@ -1,0 +1,51 @@
+import Canvas
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Rooms
+import Testing
+@testable import DrawServer
+
+/// Runs `buildApplication` in-process on a free loopback port for the duration of `body`.
+func withServer(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (Int) async throws -> Void
+) async throws {
+    var configuration = ServerConfiguration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    configuration.webRoot = nil
+    configuration.seed = 7
+    configuration.room.turnEndMs = 150
+    configuration.room.gameEndMs = 150
+    configure(&configuration)
+    var logger = Logger(label: "drawserver-test")
+    logger.logLevel = .warning
+    let app = try await buildApplication(configuration: configuration, logger: logger)
+    try await app.test(.live) { client in
+        try await body(client.port ?? 0)
+    }
+}
+
+/// A short stroke as protocol bytes.
+func strokeBytes(from start: Point, to end: Point, width: UInt8 = 6) -> [UInt8] {
+    var cursor = StrokeCursor()
+    return FrameCodec.encode([
+        .begin(tool: .pen, color: RGB(r: 200, g: 30, b: 30), width: width, at: start),
+        .points([end]),
+        .end,
+    ], cursor: &cursor)
+}
+
+/// Creates a room with `host` and joins the others; returns the room code.
+@discardableResult
+func seat(_ host: TestClient, _ others: [TestClient], settings: String = #"{"rounds":1}"#) async throws -> String {
+    host.send(#"{"t":"create","name":"Test","public":true,"settings":\#(settings)}"#)
+    let room = try await host.next("room")
+    let code = room["code"]?.stringValue ?? ""
+    for client in others {
+        client.send(#"{"t":"join","code":"\#(code.lowercased())"}"#)
+        try await client.next("room")
+    }
+    return code
+}
