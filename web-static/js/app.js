@@ -272,6 +272,7 @@ function renderWord() {
     word.textContent = '';
     lengths.textContent = '';
   }
+  show($('.word-box'), label.textContent !== '');
 }
 
 function renderPlayers() {
@@ -554,7 +555,7 @@ function initToolbar() {
 function setTool(tool) {
   board.tool = tool;
   for (const b of $$('[data-tool]')) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
-  board.canvas.dataset.tool = tool;
+  board.canvas.dataset.activeTool = tool;
 }
 
 // ---------------------------------------------------------------- server messages
