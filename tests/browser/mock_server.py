@@ -19,7 +19,9 @@ import os
 import secrets
 import string
 import sys
+import struct
 import time
+import zlib
 
 from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
@@ -44,8 +46,23 @@ def norm(s):
     return " ".join("".join(c for c in s.casefold() if c.isalnum() or c.isspace()).split())
 
 
+def tiny_png(w, h, rgb):
+    """A solid-colour RGB PNG (the mock does not render canvases)."""
+    raw = b"".join(b"\x00" + bytes(rgb) * w for _ in range(h))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
 def mask_of(word):
     return "   ".join(" ".join("_" if c.isalnum() else c for c in w) for w in word.split())
+
+
+def request_method(request):
+    # websockets only parses GET requests; see process_request below
+    return getattr(request, "method", "GET")
 
 
 class Player:
@@ -421,6 +438,18 @@ class Server:
                 if p.room:
                     await self.send_room(p.room)
 
+    async def close_room(self, room):
+        for p in list(room.players):
+            p.room = None
+            await self.send(p, {"t": "closed"})
+        if room.task:
+            room.task.cancel()
+        self.rooms.pop(room.code, None)
+
+    async def mod_kick(self, target):
+        await self.leave(target)
+        await self.send(target, {"t": "kicked"})
+
     def http(self, connection, request, web_root):
         path = request.path.split("?", 1)[0]
         if path == "/ws":
@@ -441,9 +470,21 @@ class Server:
             room = self.rooms.get(parts[3]) if len(parts) > 3 else None
             if not room:
                 return connection.respond(404, "not found\n")
+            if len(parts) == 4 and request_method(request) == "DELETE":
+                asyncio.ensure_future(self.close_room(room))
+                return connection.respond(204, "")
             if len(parts) == 4:
                 st = room.state(None)
                 return self.respond(200, json.dumps(st).encode(), "application/json")
+            if len(parts) == 5 and parts[4] == "canvas.png":
+                shade = (len(room.log) * 40) % 200
+                return self.respond(200, tiny_png(320, 240, (255, 255 - shade, 255 - shade)), "image/png")
+            if len(parts) == 6 and parts[4] == "kick":
+                target = next((q for q in room.players if q.id == parts[5]), None)
+                if not target:
+                    return connection.respond(404, "not found\n")
+                asyncio.ensure_future(self.mod_kick(target))
+                return connection.respond(204, "")
             return connection.respond(404, "not found\n")
         rel = "index.html" if path == "/" else path.lstrip("/")
         full = os.path.realpath(os.path.join(web_root, rel))
