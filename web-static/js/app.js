@@ -336,7 +336,7 @@ function playerRow(p) {
 }
 
 function renderLobbyPanel() {
-  const inLobby = S.phase === 'lobby';
+  const inLobby = S.phase === 'lobby' && !S.gameEndOpen;
   show($('#lobby-panel'), inLobby);
   if (!inLobby) return;
   const m = me();
@@ -358,7 +358,7 @@ function renderLobbyPanel() {
 }
 
 function renderStage() {
-  const inLobby = S.phase === 'lobby';
+  const inLobby = S.phase === 'lobby' && !S.gameEndOpen; // the podium stays until dismissed
   show($('#board-wrap'), !inLobby);
   const drawer = isDrawer() && S.phase === 'drawing';
   show($('#toolbar'), drawer);
@@ -465,7 +465,7 @@ function initRoomControls() {
   });
   $('#gameend-close').addEventListener('click', () => {
     S.gameEndOpen = false;
-    renderStage();
+    renderRoom();
   });
   $('#invite-accept').addEventListener('click', () => {
     const inv = S.invite;
