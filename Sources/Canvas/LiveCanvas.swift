@@ -19,6 +19,9 @@ public struct LiveCanvas: Sendable {
     private var strokeBase: Raster?
     /// Snapshots in ascending `itemCount` order, all at or below the current item count.
     private var checkpoints: [Checkpoint] = []
+    /// Items repainted by the last UNDO (0 when it restored the open stroke's snapshot): the
+    /// cost the checkpoints bound, exposed for tests and metrics.
+    private(set) var redrawnItems = 0
 
     private struct Checkpoint: Sendable {
         let itemCount: Int
@@ -80,6 +83,7 @@ public struct LiveCanvas: Sendable {
         case .undo:
             let base = strokeBase
             dropStroke()
+            redrawnItems = 0
             if wasOpen, let base {
                 raster = base
             } else if wasOpen || itemsBefore > 0 {
@@ -157,6 +161,7 @@ public struct LiveCanvas: Sendable {
         checkpoints.removeAll { $0.itemCount > items.count }
         raster = checkpoint?.raster ?? Raster(size: drawing.size)
         var index = checkpoint?.itemCount ?? 0
+        redrawnItems = items.count - index
         while index < items.count {
             painter.draw(items[index], on: &raster)
             index += 1
