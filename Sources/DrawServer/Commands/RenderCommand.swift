@@ -31,6 +31,12 @@ struct RenderCommand: ParsableCommand {
         case png, ppm
     }
 
+    /// A failure while running (unreadable or invalid log, unwritable output): reported as
+    /// `Error: <message>` with exit status 1 and, unlike `ValidationError`, no usage text.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     func validate() throws {
         _ = try format()
         if let scale, !Raster.scaleRange.contains(scale) {
@@ -49,13 +55,13 @@ struct RenderCommand: ParsableCommand {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: log))
         } catch {
-            throw ValidationError("cannot read \(log): \(error.localizedDescription)")
+            throw Failure(description: "cannot read \(log): \(error.localizedDescription)")
         }
         let raster: Raster
         do throws(StrokeLogError) {
             raster = Renderer.render(try StrokeLog(ndjson: [UInt8](bytes)).drawing())
         } catch {
-            throw ValidationError("\(log): line \(error.line): \(error.message)")
+            throw Failure(description: "\(log): line \(error.line): \(error.message)")
         }
         var image = raster
         if let max {
@@ -88,7 +94,7 @@ struct RenderCommand: ParsableCommand {
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw ValidationError("cannot write \(path): \(error.localizedDescription)")
+            throw Failure(description: "cannot write \(path): \(error.localizedDescription)")
         }
     }
 }
