@@ -104,31 +104,18 @@ public struct LiveCanvas: Sendable {
         raster.clear()
     }
 
-    /// Paints the open stroke's first point and remembers what was under it.
+    /// Paints the open stroke so far and remembers what was under it.
     private mutating func startStroke() {
         guard let stroke = drawing.openStroke else { return }
         strokeBase = raster
-        var dirty = painter.beginStroke(stroke)
-        var previous = stroke.points[0]
-        for point in stroke.points.dropFirst() {
-            dirty.formUnion(painter.extendStroke(stroke, from: previous, to: point))
-            previous = point
-        }
-        if let dirty {
+        if let dirty = painter.beginStroke(stroke) {
             raster.composite(painter.mask, in: dirty, color: stroke.paint, base: strokeBase)
         }
     }
 
     /// Adds the points from index `start` on to the open stroke's coverage and recomposites.
     private mutating func extendStroke(_ stroke: Stroke, from start: Int) {
-        guard start > 0, start < stroke.points.count else { return }
-        var dirty: PixelRect?
-        var previous = stroke.points[start - 1]
-        for point in stroke.points[start...] {
-            dirty.formUnion(painter.extendStroke(stroke, from: previous, to: point))
-            previous = point
-        }
-        if let dirty {
+        if let dirty = painter.extendStroke(stroke, from: start) {
             raster.composite(painter.mask, in: dirty, color: stroke.paint, base: strokeBase)
         }
     }

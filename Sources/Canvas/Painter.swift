@@ -1,8 +1,8 @@
 /// Draws drawing items onto a raster; owns the one coverage mask reused for every stroke.
 ///
-/// Both the one-shot `Renderer` and the incremental `LiveCanvas` go through `beginStroke` /
-/// `extendStroke`, so a stroke built point by point covers exactly the pixels, with exactly
-/// the values, of the same stroke drawn at once.
+/// The one-shot `Renderer` and the incremental `LiveCanvas` add the same capsules (the disc
+/// at the first point, then each segment between distinct points) to a max-combined mask, so
+/// a stroke built point by point gets exactly the coverage of the same stroke drawn at once.
 struct Painter: Sendable {
     private(set) var mask: CoverageMask
 
@@ -22,29 +22,23 @@ struct Painter: Sendable {
 
     /// Rasterises the whole stroke into the mask and composites it once.
     mutating func draw(_ stroke: Stroke, on raster: inout Raster) {
-        var dirty = beginStroke(stroke)
-        var previous = stroke.points[0]
-        for point in stroke.points.dropFirst() {
-            dirty.formUnion(extendStroke(stroke, from: previous, to: point))
-            previous = point
-        }
-        if let dirty {
+        mask.reset()
+        if let dirty = mask.addPolyline(stroke.points[...], radius: stroke.radius, startCap: true) {
             raster.composite(mask, in: dirty, color: stroke.paint)
         }
         mask.reset()
     }
 
-    /// Starts a stroke's coverage with the disc at its first point (a lone BEGIN is a dot).
+    /// Starts a stroke's coverage with what it has so far (a lone BEGIN is a dot).
     mutating func beginStroke(_ stroke: Stroke) -> PixelRect? {
         mask.reset()
-        let first = stroke.points[0]
-        return mask.addSegment(from: first, to: first, radius: stroke.radius)
+        return mask.addPolyline(stroke.points[...], radius: stroke.radius, startCap: true)
     }
 
-    /// Adds the segment to `point`; repeated points add nothing (their disc is already there).
-    mutating func extendStroke(_ stroke: Stroke, from previous: Point, to point: Point) -> PixelRect? {
-        guard point != previous else { return nil }
-        return mask.addSegment(from: previous, to: point, radius: stroke.radius)
+    /// Adds the segments from `points[start - 1]` on: the new points of a live stroke.
+    mutating func extendStroke(_ stroke: Stroke, from start: Int) -> PixelRect? {
+        guard start > 0, start < stroke.points.count else { return nil }
+        return mask.addPolyline(stroke.points[(start - 1)...], radius: stroke.radius, startCap: false)
     }
 
     /// Forgets the current stroke's coverage.

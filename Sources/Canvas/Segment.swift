@@ -12,6 +12,10 @@ struct Segment {
     let dy: Double
     let lengthSquared: Double
     let length: Double
+    /// Reciprocals, so the per-pixel and per-row maths multiplies instead of dividing.
+    private let inverseLengthSquared: Double
+    private let inverseDx: Double
+    private let inverseDy: Double
 
     init(a: Point, b: Point) {
         ax = Double(a.x)
@@ -22,6 +26,9 @@ struct Segment {
         dy = by - ay
         lengthSquared = dx * dx + dy * dy
         length = lengthSquared.squareRoot()
+        inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+        inverseDx = dx != 0 ? 1 / dx : 0
+        inverseDy = dy != 0 ? 1 / dy : 0
     }
 
     /// Coverage 0...255 of the pixel centred at (x, y): `clamp(outer - d, 0, 1)` rounded.
@@ -31,7 +38,7 @@ struct Segment {
         let py = y - ay
         var t = 0.0
         if lengthSquared > 0 {
-            t = (px * dx + py * dy) / lengthSquared
+            t = (px * dx + py * dy) * inverseLengthSquared
             t = min(max(t, 0), 1)
         }
         let ex = px - t * dx
@@ -77,11 +84,11 @@ struct Segment {
         let p0 = -ya * dy
         let p1 = lengthSquared - ya * dy
         if dx > 0 {
-            lo = max(lo, ax + p0 / dx)
-            hi = min(hi, ax + p1 / dx)
+            lo = max(lo, ax + p0 * inverseDx)
+            hi = min(hi, ax + p1 * inverseDx)
         } else if dx < 0 {
-            lo = max(lo, ax + p1 / dx)
-            hi = min(hi, ax + p0 / dx)
+            lo = max(lo, ax + p1 * inverseDx)
+            hi = min(hi, ax + p0 * inverseDx)
         } else if p0 > 0 || p1 < 0 {
             return nil
         }
@@ -90,11 +97,11 @@ struct Segment {
         let q0 = ya * dx - reach
         let q1 = ya * dx + reach
         if dy > 0 {
-            lo = max(lo, ax + q0 / dy)
-            hi = min(hi, ax + q1 / dy)
+            lo = max(lo, ax + q0 * inverseDy)
+            hi = min(hi, ax + q1 * inverseDy)
         } else if dy < 0 {
-            lo = max(lo, ax + q1 / dy)
-            hi = min(hi, ax + q0 / dy)
+            lo = max(lo, ax + q1 * inverseDy)
+            hi = min(hi, ax + q0 * inverseDy)
         } else if q0 > 0 || q1 < 0 {
             return nil
         }

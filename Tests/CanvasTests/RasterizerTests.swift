@@ -18,7 +18,7 @@ struct RasterizerTests {
             let b = rng.int(0...4) == 0 ? a : Point(x: Int32(rng.int(-70...130)), y: Int32(rng.int(-50...100)))
             let radius = Double(rng.int(1...40)) / 2
             var mask = CoverageMask(width: width, height: height)
-            let touched = mask.addSegment(from: a, to: b, radius: radius)
+            let touched = mask.addPolyline([a, b][...], radius: radius, startCap: false)
             let segment = Segment(a: a, b: b)
             var any = false
             for y in 0..<height {
@@ -37,6 +37,35 @@ struct RasterizerTests {
                 }
             }
             if touched == nil { #expect(!any) }
+        }
+    }
+
+    @Test func polylineMaskIsTheMaxOverItsSegments() {
+        // The two-pass polyline (full runs first, then edges where not yet full) must equal
+        // the plain maximum of every segment's per-pixel coverage.
+        var rng = SplitMix64(seed: 8)
+        let (width, height) = (50, 40)
+        for _ in 0..<200 {
+            var points = [Point(x: Int32(rng.int(-20...70)), y: Int32(rng.int(-20...60)))]
+            for _ in 0..<rng.int(0...6) {
+                let last = points[points.count - 1]
+                points.append(rng.int(0...4) == 0 ? last : Point(x: last.x + Int32(rng.int(-12...12)), y: last.y + Int32(rng.int(-12...12))))
+            }
+            let radius = Double(rng.int(1...24)) / 2
+            let startCap = rng.int(0...1) == 0
+            var mask = CoverageMask(width: width, height: height)
+            mask.addPolyline(points[...], radius: radius, startCap: startCap)
+            var segments = zip(points, points.dropFirst()).filter { $0 != $1 }.map { Segment(a: $0, b: $1) }
+            if startCap || segments.isEmpty { segments.append(Segment(a: points[0], b: points[0])) }
+            for y in 0..<height {
+                for x in 0..<width {
+                    let expected = segments.map { $0.coverage(x: Double(x), y: Double(y), outer: radius + 0.5) }.max() ?? 0
+                    if mask.alpha[y * width + x] != expected {
+                        Issue.record("\(points) r \(radius) at (\(x), \(y)): \(mask.alpha[y * width + x]) != \(expected)")
+                        return
+                    }
+                }
+            }
         }
     }
 
