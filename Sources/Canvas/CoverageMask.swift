@@ -77,17 +77,34 @@ struct CoverageMask: Sendable {
 
     /// The rows a shape of the given reach around the segment can touch, clipped to the mask.
     private static func rows(_ segment: Segment, reach: Double, height: Int) -> ClosedRange<Int>? {
-        let top = max(0.0, (min(segment.ay, segment.by) - reach).rounded(.up))
-        let bottom = min(Double(height - 1), (max(segment.ay, segment.by) + reach).rounded(.down))
-        return top <= bottom ? Int(top)...Int(bottom) : nil
+        let top = max(0, ceiling(min(segment.ay, segment.by) - reach, limit: height))
+        let bottom = min(height - 1, floor(max(segment.ay, segment.by) + reach, limit: height))
+        return top <= bottom ? top...bottom : nil
     }
 
     /// The pixel columns whose centres lie within the span on row `y`, clipped to the mask.
     private static func columns(_ segment: Segment, y: Double, reach: Double, width: Int) -> ClosedRange<Int>? {
         guard let (lo, hi) = segment.span(y: y, radius: reach) else { return nil }
-        let start = max(0.0, lo.rounded(.up))
-        let end = min(Double(width - 1), hi.rounded(.down))
-        return start <= end ? Int(start)...Int(end) : nil
+        let start = max(0, ceiling(lo, limit: width))
+        let end = min(width - 1, floor(hi, limit: width))
+        return start <= end ? start...end : nil
+    }
+
+    /// `ceil` as an Int for a value first clamped to `[-1, limit]`: exact, and an inline
+    /// truncation instead of a libm call (baseline x86-64 has no rounding instruction).
+    @inline(__always)
+    private static func ceiling(_ value: Double, limit: Int) -> Int {
+        let clamped = min(max(value, -1), Double(limit))
+        let truncated = Int(clamped)
+        return Double(truncated) < clamped ? truncated + 1 : truncated
+    }
+
+    /// `floor` as an Int for a value first clamped to `[-1, limit]`.
+    @inline(__always)
+    private static func floor(_ value: Double, limit: Int) -> Int {
+        let clamped = min(max(value, -1), Double(limit))
+        let truncated = Int(clamped)
+        return Double(truncated) > clamped ? truncated - 1 : truncated
     }
 
     /// Sets 255 wherever the pixel centre is within `radius` (= r - 0.5) of the segment.
