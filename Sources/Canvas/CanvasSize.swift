@@ -1,6 +1,8 @@
 /// The logical size of a drawing in pixels.
 public struct CanvasSize: Hashable, Sendable, CustomStringConvertible {
+    /// Pixels across; the wire's point limits `[-w, 2w)` derive from it.
     public var width: Int
+    /// Pixels down; the wire's point limits `[-h, 2h)` derive from it.
     public var height: Int
 
     /// Not validated: callers building sizes from untrusted text use `init?(parsing:)`.
@@ -30,6 +32,7 @@ public struct CanvasSize: Hashable, Sendable, CustomStringConvertible {
         Self.sideRange.contains(width) && Self.sideRange.contains(height)
     }
 
+    /// The `WIDTHxHEIGHT` form `init?(parsing:)` reads back, for flags and logs.
     public var description: String { "\(width)x\(height)" }
 
     private static func side(_ text: Substring) -> Int? {

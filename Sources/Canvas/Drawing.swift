@@ -8,6 +8,7 @@
 /// removes the most recent stroke or fill still on the canvas (nothing after a CLEAR until
 /// something new is drawn); CLEAR wipes.
 public struct Drawing: Sendable {
+    /// Fixed for the drawing's life: the decoder's point limits and fills depend on it.
     public let size: CanvasSize
     /// Where decoding of the next frame starts; equals the decoder's cursor after each frame.
     public private(set) var cursor = StrokeCursor()
@@ -18,6 +19,7 @@ public struct Drawing: Sendable {
     /// Points held by visible strokes (open one included), a proxy for memory and render cost.
     public private(set) var pointCount = 0
 
+    /// An empty (white) drawing.
     public init(size: CanvasSize) {
         self.size = size
     }
@@ -81,6 +83,7 @@ public struct Drawing: Sendable {
     /// Strokes and fills on the canvas, the open stroke included.
     public var visibleItemCount: Int { items.count + (openStroke == nil ? 0 : 1) }
 
+    /// Whether the canvas is white: nothing drawn, or everything undone or cleared.
     public var isEmpty: Bool { items.isEmpty && openStroke == nil }
 
     /// Moves the open stroke, if any, onto the stack of finished items.
@@ -93,6 +96,8 @@ public struct Drawing: Sendable {
     }
 }
 
+/// Lets the frame scanner apply a validated frame straight into the drawing, without
+/// building `DrawOperation`s; `apply(_:)` funnels into the same methods.
 extension Drawing: FrameVisitor {
     mutating func begin(tool: Tool, color: RGB, width: UInt8, at point: Point) {
         closeOpenStroke()

@@ -25,6 +25,7 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// because the protocol defines only those two values.
     case invalidTool(UInt8, offset: Int)
 
+    /// What went wrong and where, suitable for the `message` of a `bad_ops` error.
     public var description: String {
         switch self {
         case .empty:

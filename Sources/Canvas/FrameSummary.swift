@@ -7,6 +7,7 @@ public struct FrameSummary: Hashable, Sendable {
     /// FILL operations, counted apart because each may touch the whole canvas.
     public var fills: Int
 
+    /// Counts start at zero so the scanner can add as it goes.
     public init(operations: Int = 0, points: Int = 0, fills: Int = 0) {
         self.operations = operations
         self.points = points

@@ -12,7 +12,9 @@ public struct LiveCanvas: Sendable {
     /// Snapshots kept; older ones are rebuilt on the way when an UNDO reaches below them.
     public static let maxCheckpoints = 3
 
+    /// The operations behind the pixels; read-only so the two cannot drift apart.
     public private(set) var drawing: Drawing
+    /// The current pixels, always equal to `Renderer.render(drawing)`.
     public private(set) var raster: Raster
     private var painter: Painter
     /// The raster as it was before the open stroke; `nil` when no stroke is open.

@@ -9,6 +9,7 @@ internal import CZlib
 public enum PNGEncoder {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// The complete PNG file: signature, IHDR, one IDAT, IEND.
     public static func encode(_ raster: Raster) -> [UInt8] {
         var png = signature
         var header: [UInt8] = []

@@ -1,6 +1,8 @@
 /// RGB 8-bit pixels, row-major, white background: the rendered form of a drawing.
 public struct Raster: Sendable, Equatable {
+    /// Pixels across; fixed, because `pixels` is laid out by it.
     public let width: Int
+    /// Pixels down; fixed, because `pixels` is laid out by it.
     public let height: Int
     /// `width * height * 3` bytes, R G B per pixel, top row first.
     public var pixels: [UInt8]
@@ -22,6 +24,7 @@ public struct Raster: Sendable, Equatable {
         }
     }
 
+    /// The raster's dimensions as a canvas size (after scaling, no longer the drawing's).
     public var size: CanvasSize { CanvasSize(width: width, height: height) }
 
     /// The colour at a pixel; outside the raster it is the white background.

@@ -7,8 +7,10 @@ public struct StrokeLog: Sendable, Equatable {
     public struct Frame: Sendable, Equatable {
         /// Milliseconds since the turn started.
         public var at: Int
+        /// The frame exactly as received, so replays and relays see the same operations.
         public var bytes: [UInt8]
 
+        /// A frame sent `at` milliseconds into the turn.
         public init(at: Int, bytes: [UInt8]) {
             self.at = at
             self.bytes = bytes
@@ -18,11 +20,14 @@ public struct StrokeLog: Sendable, Equatable {
     /// The `format` value of the header line.
     public static let format = "drawserver-strokes/1"
 
+    /// The canvas the frames were drawn on; it bounds their points and fills.
     public var size: CanvasSize
     /// Optional extra header field naming what was drawn.
     public var word: String?
+    /// The frames in the order the drawer sent them.
     public var frames: [Frame]
 
+    /// A log; frames are not validated here (`drawing()` reports a bad one by line).
     public init(size: CanvasSize, word: String? = nil, frames: [Frame] = []) {
         self.size = size
         self.word = word
