@@ -5,17 +5,18 @@
 /// whose 4-byte load would run past the buffer.
 struct FillRegion {
     let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// At least a row of the fill colour, the source of `paint`.
+    let pattern: UnsafeBufferPointer<UInt8>
     let target: RGB
-    let color: RGB
     private let packedTarget: UInt32
     /// Selects the first three channels of a 32-bit load, whatever the byte order.
     private let low24: UInt32
     private let lastPixel: Int
 
-    init(buffer: UnsafeMutableBufferPointer<UInt8>, target: RGB, color: RGB) {
+    init(buffer: UnsafeMutableBufferPointer<UInt8>, pattern: UnsafeBufferPointer<UInt8>, target: RGB) {
         self.buffer = buffer
+        self.pattern = pattern
         self.target = target
-        self.color = color
         packedTarget = Self.pack(target.r, target.g, target.b)
         low24 = Self.pack(0xFF, 0xFF, 0xFF)
         lastPixel = buffer.count / 3 - 1
@@ -42,11 +43,12 @@ struct FillRegion {
         return buffer[index] == target.r && buffer[index + 1] == target.g && buffer[index + 2] == target.b
     }
 
+    /// Paints `count` pixels from flat index `pixel` on (one row at most).
     @inline(__always)
-    func set(_ pixel: Int) {
-        let index = pixel * 3
-        buffer[index] = color.r
-        buffer[index + 1] = color.g
-        buffer[index + 2] = color.b
+    func paint(_ pixel: Int, count: Int) {
+        guard count > 0, let source = pattern.baseAddress, let target = buffer.baseAddress,
+              count * 3 <= pattern.count, (pixel + count) * 3 <= buffer.count
+        else { return }
+        (target + pixel * 3).update(from: source, count: count * 3)
     }
 }
