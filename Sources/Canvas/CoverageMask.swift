@@ -58,6 +58,9 @@ struct CoverageMask: Sendable {
             segments.append(Segment(a: previous, b: point))
             previous = point
         }
+        // Spans cover each segment's band and end disc; the start disc of every segment but
+        // the first is the previous one's end disc, and the first one's is this cap (or,
+        // without `startCap`, the end disc of the batch before).
         if startCap || segments.isEmpty {
             segments.append(Segment(a: first, b: first))
         }

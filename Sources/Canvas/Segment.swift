@@ -50,18 +50,16 @@ struct Segment {
         return UInt8(value * 255 + 0.5)
     }
 
-    /// The x interval on row `y` within `radius` of the segment (the capsule is convex, so
-    /// this is one interval: the union of the two end discs and the side band).
+    /// The x interval on row `y` within `radius` of the side band or of the end point `b`.
+    ///
+    /// The disc around `a` is left out on purpose: in a polyline it is the previous
+    /// segment's end disc (or the explicit start cap), so computing it again would only
+    /// cost a square root per row. Band and end disc overlap, so this is one interval.
     func span(y: Double, radius: Double) -> (Double, Double)? {
         var lo = Double.infinity
         var hi = -Double.infinity
         let radiusSquared = radius * radius
         let ya = y - ay
-        if ya * ya <= radiusSquared {
-            let half = (radiusSquared - ya * ya).squareRoot()
-            lo = min(lo, ax - half)
-            hi = max(hi, ax + half)
-        }
         let yb = y - by
         if yb * yb <= radiusSquared {
             let half = (radiusSquared - yb * yb).squareRoot()

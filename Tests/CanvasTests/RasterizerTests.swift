@@ -18,7 +18,7 @@ struct RasterizerTests {
             let b = rng.int(0...4) == 0 ? a : Point(x: Int32(rng.int(-70...130)), y: Int32(rng.int(-50...100)))
             let radius = Double(rng.int(1...40)) / 2
             var mask = CoverageMask(width: width, height: height)
-            let touched = mask.addPolyline([a, b][...], radius: radius, startCap: false)
+            let touched = mask.addPolyline([a, b][...], radius: radius, startCap: true)
             let segment = Segment(a: a, b: b)
             var any = false
             for y in 0..<height {
@@ -41,8 +41,9 @@ struct RasterizerTests {
     }
 
     @Test func polylineMaskIsTheMaxOverItsSegments() {
-        // The two-pass polyline (full runs first, then edges where not yet full) must equal
-        // the plain maximum of every segment's per-pixel coverage.
+        // The two-pass polyline (full runs first, then edges where not yet full, each
+        // segment's span covering its band and end disc) must equal the plain maximum of
+        // every segment's per-pixel coverage, also when added in batches.
         var rng = SplitMix64(seed: 8)
         let (width, height) = (50, 40)
         for _ in 0..<200 {
@@ -52,11 +53,16 @@ struct RasterizerTests {
                 points.append(rng.int(0...4) == 0 ? last : Point(x: last.x + Int32(rng.int(-12...12)), y: last.y + Int32(rng.int(-12...12))))
             }
             let radius = Double(rng.int(1...24)) / 2
-            let startCap = rng.int(0...1) == 0
             var mask = CoverageMask(width: width, height: height)
-            mask.addPolyline(points[...], radius: radius, startCap: startCap)
+            mask.addPolyline(points[...], radius: radius, startCap: true)
+            // Live strokes arrive in batches, each continuing from the previous last point.
+            var batches = CoverageMask(width: width, height: height)
+            let cut = rng.int(0...(points.count - 1))
+            batches.addPolyline(points[...cut], radius: radius, startCap: true)
+            batches.addPolyline(points[cut...], radius: radius, startCap: false)
+            #expect(batches.alpha == mask.alpha)
             var segments = zip(points, points.dropFirst()).filter { $0 != $1 }.map { Segment(a: $0, b: $1) }
-            if startCap || segments.isEmpty { segments.append(Segment(a: points[0], b: points[0])) }
+            segments.append(Segment(a: points[0], b: points[0]))
             for y in 0..<height {
                 for x in 0..<width {
                     let expected = segments.map { $0.coverage(x: Double(x), y: Double(y), outer: radius + 0.5) }.max() ?? 0
