@@ -1,27 +1,48 @@
+import CoreMetrics
 import Hummingbird
 import HummingbirdWebSocket
 import HummingbirdWSCompression
 import Logging
 import NIOCore
 import Rooms
+import ServiceLifecycle
 
-/// Builds the drawserver HTTP + WebSocket application. Used by `drawserver serve` and by
-/// the tests, which run it in-process.
+/// Builds the drawserver HTTP + WebSocket application around a runtime. Used by
+/// `drawserver serve` and by the tests, which run it in-process.
 func buildApplication(
-    configuration: ServerConfiguration,
-    logger: Logger,
+    runtime: DrawServerRuntime,
+    services: [any Service] = [],
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
-) async throws -> some ApplicationProtocol {
-    let server = GameServer(configuration: configuration, logger: logger)
+) -> some ApplicationProtocol {
+    let configuration = runtime.configuration
+    let server = runtime.server
+    let logger = runtime.logger
 
     let router = Router(context: DrawRequestContext.self)
     router.get("/healthz") { _, _ in "ok" }
+    router.get("/readyz") { _, _ -> Response in
+        let state = runtime.readiness.state
+        let body = state == .ready ? "ready" : state == .starting ? "starting" : "draining"
+        return DrawServerRuntime.response(Array(body.utf8), contentType: "text/plain", status: state == .ready ? .ok : .serviceUnavailable)
+    }
+    router.get("/metrics") { _, _ -> Response in
+        runtime.updateGauges()
+        return DrawServerRuntime.response(runtime.metrics.exposition(), contentType: "text/plain; version=0.0.4")
+    }
+    // Reached only when a /ws request was not upgraded: say why.
+    router.get("/ws") { request, _ -> Response in
+        let status = runtime.upgradeRefusal(request) ?? .upgradeRequired
+        return DrawServerRuntime.response(Array("WebSocket upgrade refused (\(status.code))".utf8), contentType: "text/plain", status: status)
+    }
+    runtime.addModeratorRoutes(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }
 
     let webSocketRouter = Router(context: DrawRequestContext.self)
-    webSocketRouter.ws("/ws") { inbound, outbound, context in
+    webSocketRouter.ws("/ws", shouldUpgrade: { request, _ in
+        runtime.upgradeRefusal(request) == nil ? .upgrade([:]) : .dontUpgrade
+    }) { inbound, outbound, context in
         try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
     }
 
@@ -37,7 +58,28 @@ func buildApplication(
         router: router,
         server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "drawserver"),
+        services: services,
         onServerRunning: onServerRunning,
         logger: logger
     )
+}
+
+extension DrawServerRuntime {
+    /// Why a WebSocket upgrade must be refused, or nil to accept it.
+    func upgradeRefusal(_ request: Request) -> HTTPResponse.Status? {
+        guard readiness.isReady else { return .serviceUnavailable }
+        return nil
+    }
+
+    /// Gauges that are cheaper to compute when scraped than to keep up to date.
+    func updateGauges() {
+        let (rooms, online) = server.withLobby { lobby in
+            (lobby.rooms.values.map(\.phase), lobby.players.values.count(where: \.isOnline))
+        }
+        for phase in GamePhase.allCases {
+            metrics.roomsByPhase[phase]?.record(rooms.count(where: { $0 == phase }))
+        }
+        metrics.players.record(online)
+        metrics.connections.record(server.connectionCount)
+    }
 }

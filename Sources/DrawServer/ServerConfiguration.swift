@@ -11,6 +11,13 @@ public struct ServerConfiguration: Sendable {
     public var seed: UInt64?
     public var room = RoomConfiguration()
     public var limits = Limits()
+    /// The SQLite file; nil keeps everything in memory (tests, tools).
+    public var databasePath: String?
+    var persistence = PersistenceWriter.Configuration()
+    /// Bearer token for the moderator routes; nil answers 401 to everyone.
+    public var moderatorToken: String?
+    /// Seconds SIGTERM waits for clients to leave before the process exits.
+    public var drainTimeoutSeconds = 10
 
     public init() {}
 

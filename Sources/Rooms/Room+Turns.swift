@@ -60,6 +60,7 @@ extension Room {
     }
 
     mutating func resetCanvas() {
+        canvasGeneration += 1
         drawing.reset()
         strokeLog = StrokeLog(size: configuration.canvas)
         strokeBytes = 0

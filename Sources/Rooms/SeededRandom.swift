@@ -4,7 +4,7 @@
 /// replays need the same words, hints and reveal order on every platform. The state is
 /// expanded from the 64-bit seed with splitmix64, as the xoshiro authors recommend, which
 /// also guarantees the all-zero state (a fixed point of xoshiro) never occurs.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable, Codable, Equatable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64

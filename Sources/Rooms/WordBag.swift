@@ -4,7 +4,7 @@
 /// drawn, then the bag is refilled and reshuffled. Offering the same word twice in a short
 /// game is the quickest way to make it feel broken, and pure random choice does that often.
 /// All randomness comes from the caller's generator, so a seeded game draws the same words.
-public struct WordBag: Sendable {
+public struct WordBag: Sendable, Codable {
     /// Every distinct word in the bag, in the order given.
     public let words: [String]
     /// Words left before the next refill; drawn from the end.

@@ -80,10 +80,32 @@ public enum WordList {
     }
 
     private static func loadBundled(named name: String) -> [String] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "txt"),
-            let text = try? String(contentsOf: url, encoding: .utf8)
-        else { return emergencyFallback }
-        let words = parse(text)
-        return words.isEmpty ? emergencyFallback : words
+        for directory in resourceDirectories {
+            let url = directory.appendingPathComponent("\(name).txt")
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            let words = parse(text)
+            if !words.isEmpty { return words }
+        }
+        return emergencyFallback
+    }
+
+    /// True when the bundled list was found (false means the binary was installed without
+    /// its `drawserver_Rooms.resources` folder).
+    public static var hasBuiltInList: Bool { english != emergencyFallback }
+
+    /// Where SwiftPM puts this module's resources: a folder next to the executable (or the
+    /// test runner). Searched by hand because `Bundle.module` aborts the process when the
+    /// folder is missing, and a server should report that instead of crashing.
+    static var resourceDirectories: [URL] {
+        let folder = "drawserver_Rooms.resources"
+        var directories = [Bundle.main.bundleURL.appendingPathComponent(folder)]
+        if let executable = CommandLine.arguments.first {
+            let url = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+            directories.append(url.appendingPathComponent(folder))
+        }
+        for bundle in Bundle.allBundles where bundle.bundleURL.lastPathComponent == folder {
+            directories.append(bundle.bundleURL)
+        }
+        return directories
     }
 }

@@ -21,7 +21,9 @@ func withServer(
     configure(&configuration)
     var logger = Logger(label: "drawserver-test")
     logger.logLevel = .warning
-    let app = try await buildApplication(configuration: configuration, logger: logger)
+    let runtime = try DrawServerRuntime(configuration: configuration, logger: logger)
+    try await runtime.prepare()
+    let app = buildApplication(runtime: runtime, services: runtime.writer.map { [$0] } ?? [])
     try await app.test(.live) { client in
         try await body(client.port ?? 0)
     }

@@ -4,6 +4,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Rooms
+import ServiceLifecycle
+import UnixSignals
 
 /// `drawserver serve`: runs the game server.
 struct ServeCommand: AsyncParsableCommand {
@@ -34,6 +36,14 @@ struct ServeCommand: AsyncParsableCommand {
     var outboundQueueBytes: Int?
     @Flag(inversion: .prefixedEnableDisable, help: "Negotiate permessage-deflate (env DRAWSERVER_PERMESSAGE_DEFLATE=1).")
     var permessageDeflate: Bool?
+    @Option(help: "SQLite database file, created if missing (env DRAWSERVER_DB; default drawserver.sqlite).")
+    var db: String?
+    @Option(help: "Bearer token for the moderator HTTP API; without one those routes answer 401 (env DRAWSERVER_MODERATOR_TOKEN).")
+    var moderatorToken: String?
+    @Option(help: "Seconds SIGTERM waits for clients to leave before exiting (env DRAWSERVER_DRAIN_TIMEOUT_SECONDS; default 10).")
+    var drainTimeoutSeconds: Int?
+    @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
+    var turnRetention: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
 
@@ -60,13 +70,44 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
 
+        configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
+        configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
+        if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
+            guard (0...600).contains(seconds) else { throw ValidationError("--drain-timeout-seconds must be 0...600") }
+            configuration.drainTimeoutSeconds = seconds
+        }
+        if let turns = try turnRetention ?? env.int("DRAWSERVER_TURN_RETENTION") {
+            guard turns >= 0 else { throw ValidationError("--turn-retention must be 0 or more") }
+            configuration.persistence.turnRetention = turns
+        }
+
         var logger = Logger(label: "drawserver")
         let level = logLevel ?? env.string("DRAWSERVER_LOG_LEVEL") ?? "info"
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         logger.logLevel = parsed
 
-        let app = try await buildApplication(configuration: configuration, logger: logger)
-        try await app.runService()
+        guard WordList.hasBuiltInList else {
+            logger.critical("cannot start: the word list is missing; keep the drawserver_Rooms.resources folder next to the drawserver binary")
+            throw ExitCode(2)
+        }
+        let runtime: DrawServerRuntime
+        do {
+            runtime = try DrawServerRuntime(configuration: configuration, logger: logger)
+        } catch let error as DatabaseOpenError {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode(2)
+        }
+        let app = buildApplication(runtime: runtime)
+        // Graceful shutdown runs in reverse order: the lifecycle drains (1012 to every
+        // client) while the HTTP server still runs, then the server stops, then the
+        // writer commits what is left.
+        let services: [any Service] = (runtime.writer.map { [$0] } ?? []) + [app, LifecycleService(runtime: runtime)]
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await group.run()
     }
 
     private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {

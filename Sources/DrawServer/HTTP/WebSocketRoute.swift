@@ -1,3 +1,4 @@
+import CoreMetrics
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -13,9 +14,11 @@ extension GameServer {
     func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let limits = configuration.limits
         let hardClose: @Sendable () -> Void = { channel.close(promise: nil) }
-        let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose)
+        let overflows = metrics.queueOverflows
+        let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
         var session = ClientSession(server: self, outbox: outbox)
         let connection = session.connection
+        register(connection, outbox: outbox)
         var inboundError: (any Error)?
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -24,30 +25,34 @@ struct ClientSession {
         case .text(let text):
             await receiveText(Array(text.utf8))
         case .binary(let buffer):
-            await receiveBinary(buffer)
+            server.metrics.received("binary", bytes: buffer.readableBytes)
+            await receiveBinary(buffer, receivedAt: .now)
         }
     }
 
     mutating func receiveText(_ bytes: [UInt8]) async {
         guard bytes.count <= limits.maxTextFrameBytes else {
+            server.metrics.received("invalid", bytes: bytes.count)
             return reply(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ""))
         }
         switch ClientMessage.decode(bytes) {
         case .failure(let error):
+            server.metrics.received("invalid", bytes: bytes.count)
             reply(error)
         case .success(let message):
+            server.metrics.received(message.type, bytes: bytes.count)
             if let error = await dispatch(message) { reply(error.withRef(message.type)) }
         }
     }
 
-    func receiveBinary(_ buffer: ByteBuffer) async {
+    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) async {
         guard let player else {
             return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
         }
         guard let room = server.roomOf(player) else {
             return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
-        await room.draw(buffer, from: player)
+        await room.draw(buffer, from: player, receivedAt: receivedAt)
     }
 
     private mutating func dispatch(_ message: ClientMessage) async -> ProtocolError? {
@@ -91,7 +96,7 @@ struct ClientSession {
     }
 
     func send(_ message: ServerMessage) {
-        outbox.sendText(message.jsonBytes())
+        server.send(message, to: outbox)
     }
 
     func reply(_ error: ProtocolError) {

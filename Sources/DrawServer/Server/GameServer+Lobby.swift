@@ -77,7 +77,7 @@ extension GameServer {
         case .failure(let error): return error
         case .success(let (message, outbox)):
             guard let outbox else { return ProtocolError(.notOnline, "that player is not online") }
-            outbox.sendText(message.jsonBytes())
+            send(message, to: outbox)
             return nil
         }
     }

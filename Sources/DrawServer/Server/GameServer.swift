@@ -1,3 +1,4 @@
+import CoreMetrics
 import Canvas
 import Logging
 import NIOCore
@@ -15,21 +16,25 @@ final class GameServer: Sendable {
     let configuration: ServerConfiguration
     let clock = ServerClock()
     let logger: Logger
-    let events: any GameEventSink
+    let store: any GameStore
+    let metrics: ServerMetrics
 
     struct Directory: Sendable {
         var lobby: Lobby
         var rooms: [RoomCode: RoomActor] = [:]
+        /// Every open WebSocket connection, greeted or not.
         var outboxes: [ConnectionID: Outbox] = [:]
+        var greeted: Set<ConnectionID> = []
     }
 
     private let directory: Mutex<Directory>
     private let connectionCounter = Atomic<UInt64>(0)
 
-    init(configuration: ServerConfiguration, logger: Logger, events: any GameEventSink = NoGameEvents()) {
+    init(configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics()) {
         self.configuration = configuration
         self.logger = logger
-        self.events = events
+        self.store = store
+        self.metrics = metrics
         let random: RandomSource = configuration.seed.map { .seeded($0) } ?? .system
         self.directory = Mutex(Directory(lobby: Lobby(random: random)))
     }
@@ -42,10 +47,19 @@ final class GameServer: Sendable {
 
     /// True once the connection's `hello` was accepted.
     func hasSaidHello(_ connection: ConnectionID) -> Bool {
-        directory.withLock { $0.outboxes[connection] != nil }
+        directory.withLock { $0.greeted.contains(connection) }
     }
 
+    /// Open WebSocket connections.
     var connectionCount: Int { directory.withLock { $0.outboxes.count } }
+
+    func register(_ connection: ConnectionID, outbox: Outbox) {
+        let count = directory.withLock { d in
+            d.outboxes[connection] = outbox
+            return d.outboxes.count
+        }
+        metrics.connections.record(count)
+    }
 
     /// `hello`: registers the connection, closes an older one of the same player with
     /// 4001, sends `welcome`, and puts a seated player back in its room.
@@ -53,8 +67,8 @@ final class GameServer: Sendable {
         let now = clock.now
         let outcome: Result<(Welcome, Outbox?, RoomActor?), ProtocolError> = directory.withLock { d in
             d.lobby.hello(name: name, token: token, connection: connection, now: now).map { welcome in
-                d.outboxes[connection] = outbox
-                let replaced = welcome.replaced.flatMap { d.outboxes.removeValue(forKey: $0) }
+                d.greeted.insert(connection)
+                let replaced = welcome.replaced.flatMap { d.outboxes[$0] }
                 let room = welcome.player.room.flatMap { d.rooms[$0] }
                 return (welcome, replaced, room)
             }
@@ -63,8 +77,9 @@ final class GameServer: Sendable {
         case .failure(let error):
             return .failure(error)
         case .success(let (welcome, replaced, room)):
+            store.playerChanged(welcome.player)
             replaced?.close(code: 4001, reason: "replaced by a newer connection with the same token", flush: false)
-            outbox.sendText(welcome.message.jsonBytes())
+            send(welcome.message, to: outbox)
             await room?.attach(welcome.player.id, outbox: outbox)
             return .success(welcome.player.id)
         }
@@ -73,13 +88,22 @@ final class GameServer: Sendable {
     /// The connection closed: the player keeps its seat for the grace period.
     func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox) async {
         let now = clock.now
-        let room: RoomActor? = directory.withLock { d in
+        let (room, count): (RoomActor?, Int) = directory.withLock { d in
             if d.outboxes[connection] === outbox { d.outboxes[connection] = nil }
-            guard let player, d.lobby.players[player]?.connection == connection else { return nil }
+            d.greeted.remove(connection)
+            guard let player, d.lobby.players[player]?.connection == connection else { return (nil, d.outboxes.count) }
             d.lobby.disconnected(player, connection: connection, now: now)
-            return d.lobby.players[player]?.room.flatMap { d.rooms[$0] }
+            return (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, d.outboxes.count)
         }
+        metrics.connections.record(count)
         if let player, let room { await room.detach(player, outbox: outbox) }
+    }
+
+    /// Sends one message to one connection, counted in the metrics.
+    func send(_ message: ServerMessage, to outbox: Outbox) {
+        let bytes = message.jsonBytes()
+        metrics.sent(message.type, bytes: bytes.count)
+        outbox.sendText(bytes)
     }
 
     // MARK: - Called by room actors (synchronously, never across an await)
@@ -148,25 +172,34 @@ final class GameServer: Sendable {
         }
     }
 
-    /// Adds a room restored from storage.
-    func adopt(_ room: Room) -> RoomActor {
-        let actor = RoomActor(room: room, server: self)
+    /// Brings back what the database held: players (offline, tokens still valid) and rooms
+    /// (every member disconnected, so the grace period starts now).
+    func restore(_ stored: StoredState) async {
+        let now = clock.now
+        var actors: [RoomActor] = []
         directory.withLock { d in
-            d.rooms[room.code] = actor
-            d.lobby.update(room.summary)
+            for player in stored.players {
+                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+            }
+            for stored in stored.rooms {
+                do {
+                    let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
+                    guard !room.members.isEmpty else { continue }
+                    let actor = RoomActor(room: room, server: self)
+                    d.rooms[room.code] = actor
+                    d.lobby.update(room.summary)
+                    for member in room.members { d.lobby.seated(member.id, in: room.code) }
+                    actors.append(actor)
+                } catch {
+                    logger.error("a stored room could not be restored", metadata: ["room": "\(stored.snapshot.code)", "error": "\(error)"])
+                }
+            }
         }
-        return actor
+        for (code, reason) in stored.unreadable {
+            logger.error("a stored room could not be read", metadata: ["room": "\(code)", "error": "\(reason)"])
+        }
+        for actor in actors { await actor.start() }
+        logger.info("restored from the database", metadata: ["players": "\(stored.players.count)", "rooms": "\(actors.count)"])
     }
 }
 
-/// Where finished turns and games go (the database in production).
-protocol GameEventSink: Sendable {
-    func turnFinished(_ record: TurnRecord)
-    func gameFinished(_ record: GameRecord)
-}
-
-/// Keeps nothing: for tests and tools that do not persist.
-struct NoGameEvents: GameEventSink {
-    func turnFinished(_ record: TurnRecord) {}
-    func gameFinished(_ record: GameRecord) {}
-}

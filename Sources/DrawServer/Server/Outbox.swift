@@ -1,3 +1,4 @@
+import CoreMetrics
 import NIOCore
 import Synchronization
 
@@ -42,13 +43,15 @@ final class Outbox: Sendable {
     let limit: Int
     private let state = Mutex(State())
     private let hardClose: @Sendable () -> Void
+    private let onOverflow: @Sendable () -> Void
 
     /// - Parameters:
     ///   - limit: the most bytes that may wait in the queue.
     ///   - hardClose: closes the socket without a handshake, for a client that stopped reading.
-    init(limit: Int, hardClose: @escaping @Sendable () -> Void) {
+    init(limit: Int, hardClose: @escaping @Sendable () -> Void, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
         self.hardClose = hardClose
+        self.onOverflow = onOverflow
     }
 
     /// Queues a frame; false when the connection is closing or the frame overflowed the queue.
@@ -69,7 +72,10 @@ final class Outbox: Sendable {
             return (true, false, waiter)
         }
         waiter?.resume()
-        if overflowed { scheduleHardClose() }
+        if overflowed {
+            onOverflow()
+            scheduleHardClose()
+        }
         return accepted
     }
 

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Canvas
 import NIOCore
 import Rooms
@@ -75,16 +76,23 @@ actor RoomActor {
 
     // MARK: - Drawing (the hot path)
 
-    func draw(_ frame: ByteBuffer, from player: PlayerID) {
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) {
         let now = server.clock.now
         let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
         switch outcome {
         case .relay(let sender):
+            var recipients = 0
             for (id, outbox) in outboxes where id != sender {
                 outbox.send(.binary(frame))
+                recipients += 1
             }
+            if let stored = room.strokeLog.frames.last {
+                server.store.frameAppended(room: code, generation: room.canvasGeneration, frame: stored)
+            }
+            server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
+            server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
         case .rejected(let error):
-            outboxes[player]?.sendText(ServerMessage.error(error).jsonBytes())
+            deliver(.error(error), to: .player(player))
         }
     }
 
@@ -94,8 +102,10 @@ actor RoomActor {
 
     func view(now: Timestamp) -> RoomView { room.view(for: nil, now: now) }
 
-    /// A copy of the current drawing, to render off the actor.
-    var drawing: Drawing { room.drawing }
+    /// A copy of the current drawing and its version, to render off the actor.
+    var canvasState: (generation: Int, frames: Int, drawing: Drawing) {
+        (room.canvasGeneration, room.strokeLog.frames.count, room.drawing)
+    }
 
     var strokeLog: StrokeLog { room.strokeLog }
 
@@ -105,7 +115,7 @@ actor RoomActor {
         for effect in effects {
             switch effect {
             case .send(let message, let audience):
-                deliver(.text(ByteBuffer(bytes: message.jsonBytes())), to: audience)
+                deliver(message, to: audience)
             case .sendDrawing(let frames, let player):
                 guard let outbox = outboxes[player] else { continue }
                 for frame in frames { outbox.send(.binary(ByteBuffer(bytes: frame))) }
@@ -113,25 +123,42 @@ actor RoomActor {
                 outboxes[player] = nil
                 server.released(player, from: code)
             case .turnFinished(let record):
-                server.events.turnFinished(record)
+                server.store.turnFinished(record)
             case .gameFinished(let record):
-                server.events.gameFinished(record)
+                server.store.gameFinished(record)
             }
         }
+        if !effects.isEmpty && !room.isClosed { server.store.roomChanged(room.snapshot(now: server.clock.now)) }
         publish()
     }
 
-    private func deliver(_ frame: Outbox.Frame, to audience: Audience) {
+    /// Arms the timer of a room restored from storage.
+    func start() {
+        server.store.roomChanged(room.snapshot(now: server.clock.now))
+        publish()
+    }
+
+    /// Encodes once, then hands the same buffer to every recipient.
+    private func deliver(_ message: ServerMessage, to audience: Audience) {
+        let bytes = message.jsonBytes()
+        let frame = Outbox.Frame.text(ByteBuffer(bytes: bytes))
+        var recipients = 0
+        func send(_ outbox: Outbox?) {
+            guard let outbox else { return }
+            outbox.send(frame)
+            recipients += 1
+        }
         switch audience {
         case .player(let id):
-            outboxes[id]?.send(frame)
+            send(outboxes[id])
         case .everyone:
-            for outbox in outboxes.values { outbox.send(frame) }
+            for outbox in outboxes.values { send(outbox) }
         case .everyoneExcept(let excluded):
-            for (id, outbox) in outboxes where id != excluded { outbox.send(frame) }
+            for (id, outbox) in outboxes where id != excluded { send(outbox) }
         case .players(let ids):
-            for id in ids { outboxes[id]?.send(frame) }
+            for id in ids { send(outboxes[id]) }
         }
+        server.metrics.sent(message.type, bytes: bytes.count, count: recipients)
     }
 
     /// Tells the lobby what changed and re-arms the timer for the next deadline.
@@ -140,6 +167,7 @@ actor RoomActor {
             timer?.cancel()
             timer = nil
             server.roomClosed(code)
+            server.store.roomClosed(code)
             return
         }
         let summary = room.summary

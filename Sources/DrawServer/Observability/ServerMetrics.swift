@@ -1,0 +1,77 @@
+import CoreMetrics
+import Prometheus
+import Rooms
+
+/// The server's Prometheus metrics, created once per application from its own registry
+/// (no global metrics system), so tests can run several servers in one process.
+struct ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let connections: CoreMetrics.Gauge
+    let roomsByPhase: [GamePhase: CoreMetrics.Gauge]
+    let players: CoreMetrics.Gauge
+    let messagesIn: [String: CoreMetrics.Counter]
+    let bytesIn: [String: CoreMetrics.Counter]
+    let messagesOut: [String: CoreMetrics.Counter]
+    let bytesOut: [String: CoreMetrics.Counter]
+    let relayLatency: CoreMetrics.Timer
+    let queueOverflows: CoreMetrics.Counter
+    let rateLimited: CoreMetrics.Counter
+    let dbBatchChanges: CoreMetrics.Recorder
+    let dbCommitTime: CoreMetrics.Timer
+    let dbStrokeFrames: CoreMetrics.Counter
+
+    /// Inbound kinds: every client message type, `binary`, and `invalid` for text that did not decode.
+    static let inboundKinds = ["hello", "rooms", "create", "join", "quickplay", "leave", "invite", "settings", "ready", "start",
+                               "kick", "votekick", "spectate", "chat", "guess", "choose", "skip", "binary", "invalid"]
+    static let outboundKinds = ["welcome", "error", "rooms", "room", "joined", "left", "ready", "chat", "choosing", "choose",
+                                "turn", "hint", "close", "guessed", "turnEnd", "gameEnd", "invited", "kicked", "closed",
+                                "canvas", "votekick", "binary"]
+
+    init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets["drawserver_relay_latency_seconds"] = [
+            .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250),
+            .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        ]
+        factory.valueHistogramBuckets["drawserver_db_batch_changes"] = [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000]
+        connections = CoreMetrics.Gauge(label: "drawserver_connections", dimensions: [], factory: factory)
+        players = CoreMetrics.Gauge(label: "drawserver_players_online", dimensions: [], factory: factory)
+        roomsByPhase = Dictionary(uniqueKeysWithValues: GamePhase.allCases.map {
+            ($0, CoreMetrics.Gauge(label: "drawserver_rooms", dimensions: [("phase", $0.rawValue)], factory: factory))
+        })
+        func counters(_ label: String, _ kinds: [String]) -> [String: CoreMetrics.Counter] {
+            Dictionary(uniqueKeysWithValues: kinds.map { ($0, CoreMetrics.Counter(label: label, dimensions: [("kind", $0)], factory: factory)) })
+        }
+        messagesIn = counters("drawserver_messages_in_total", Self.inboundKinds)
+        bytesIn = counters("drawserver_bytes_in_total", Self.inboundKinds)
+        messagesOut = counters("drawserver_messages_out_total", Self.outboundKinds)
+        bytesOut = counters("drawserver_bytes_out_total", Self.outboundKinds)
+        relayLatency = CoreMetrics.Timer(label: "drawserver_relay_latency_seconds", dimensions: [], factory: factory)
+        queueOverflows = CoreMetrics.Counter(label: "drawserver_queue_overflows_total", dimensions: [], factory: factory)
+        rateLimited = CoreMetrics.Counter(label: "drawserver_rate_limited_total", dimensions: [], factory: factory)
+        dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
+        dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
+        dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)
+    }
+
+    func received(_ kind: String, bytes: Int) {
+        let key = messagesIn[kind] == nil ? "invalid" : kind
+        messagesIn[key]?.increment()
+        bytesIn[key]?.increment(by: bytes)
+    }
+
+    func sent(_ kind: String, bytes: Int, count: Int = 1) {
+        guard count > 0 else { return }
+        messagesOut[kind]?.increment(by: count)
+        bytesOut[kind]?.increment(by: bytes * count)
+    }
+
+    /// The Prometheus text exposition.
+    func exposition() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import Rooms
+
+/// The SQLite file (WAL mode) holding players, rooms, seats, the current turns' strokes,
+/// finished turns and finished games. One per process.
+final class GameDatabase: Sendable {
+    let pool: DatabasePool
+    let path: String
+
+    /// Opens (or creates) the database and brings its schema up to date.
+    ///
+    /// A file that is not a healthy SQLite database is reported and left untouched:
+    /// nothing is written before the integrity check passes.
+    init(path: String) throws(DatabaseOpenError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "drawserver"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // Every commit reaches the disk before it counts: a power loss loses at most
+            // the batch being written (see docs/PERSISTENCE.md).
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw DatabaseOpenError(path: path, reason: "cannot open: \(error)")
+        }
+        do {
+            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw DatabaseOpenError(path: path, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
+            }
+            try Self.migrator.migrate(pool)
+        } catch let error as DatabaseOpenError {
+            throw error
+        } catch {
+            throw DatabaseOpenError(path: path, reason: "\(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE player (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    last_seen_at INTEGER NOT NULL
+                );
+                CREATE TABLE room (
+                    code TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    public INTEGER NOT NULL,
+                    host TEXT,
+                    settings TEXT NOT NULL,
+                    phase TEXT NOT NULL,
+                    round INTEGER NOT NULL,
+                    drawer TEXT,
+                    word TEXT,
+                    remaining_ms INTEGER NOT NULL,
+                    canvas_generation INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL
+                );
+                CREATE TABLE seat (
+                    room_code TEXT NOT NULL REFERENCES room(code) ON DELETE CASCADE,
+                    player_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    score INTEGER NOT NULL,
+                    spectator INTEGER NOT NULL,
+                    seat_order INTEGER NOT NULL,
+                    PRIMARY KEY (room_code, player_id)
+                );
+                CREATE TABLE stroke (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room_code TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    ops BLOB NOT NULL
+                );
+                CREATE INDEX stroke_by_room ON stroke(room_code, generation, id);
+                CREATE TABLE turn (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room_code TEXT NOT NULL,
+                    game INTEGER NOT NULL,
+                    turn INTEGER NOT NULL,
+                    round INTEGER NOT NULL,
+                    drawer TEXT NOT NULL,
+                    word TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    scores TEXT NOT NULL,
+                    strokes TEXT NOT NULL,
+                    finished_at INTEGER NOT NULL
+                );
+                CREATE INDEX turn_by_room ON turn(room_code, id);
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                );
+                CREATE TABLE game (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    room_code TEXT NOT NULL,
+                    game INTEGER NOT NULL,
+                    ranking TEXT NOT NULL,
+                    finished_at INTEGER NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Milliseconds since 1970, for the `*_at` columns that people read.
+    static var wallClockMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// Why the database could not be opened; the file itself is never modified.
+struct DatabaseOpenError: Error, CustomStringConvertible {
+    var path: String
+    var reason: String
+    var description: String { "database \(path): \(reason) (the file was not modified)" }
+}

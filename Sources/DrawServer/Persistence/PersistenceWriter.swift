@@ -1,0 +1,172 @@
+import Canvas
+import CoreMetrics
+import Foundation
+import GRDB
+import Logging
+import Rooms
+import ServiceLifecycle
+import Synchronization
+
+/// Batches every change and commits it in one transaction every `interval` (or sooner
+/// when `maxBatch` changes are waiting), so the game never waits for SQLite: the hot
+/// path only appends to an in-memory list under a lock.
+final class PersistenceWriter: GameStore, Service {
+    struct Configuration: Sendable {
+        /// The longest a change waits before it is committed.
+        var interval: Duration = .milliseconds(75)
+        /// Commit early once this many changes are waiting.
+        var maxBatch = 2_000
+        /// Finished turns kept (with their stroke logs); older ones are deleted.
+        var turnRetention = 5_000
+    }
+
+    enum Change: Sendable {
+        case player(PlayerRecord)
+        case room(RoomSnapshot)
+        case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
+        case roomClosed(RoomCode)
+        case turn(TurnRecord)
+        case game(GameRecord)
+        /// Records that the server is alive, so the time a room spent running after its last
+        /// write is known after a crash.
+        case heartbeat
+        /// Not a change: resumed once everything queued before it is committed.
+        case flushed(CheckedContinuation<Void, Never>)
+    }
+
+    private struct Pending: Sendable {
+        var changes: [Change] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        var urgent = false
+        var stopped = false
+    }
+
+    let database: GameDatabase
+    let configuration: Configuration
+    let logger: Logger
+    let metrics: ServerMetrics
+    private let pending = Mutex(Pending())
+
+    init(database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
+        self.database = database
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    // MARK: - GameStore (called from room actors and sessions; never blocks)
+
+    func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
+    func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
+    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
+        enqueue(.frame(room: room, generation: generation, frame: frame))
+    }
+    func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
+    func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
+    func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
+
+    private func enqueue(_ change: Change) {
+        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            p.changes.append(change)
+            guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
+            p.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+
+    // MARK: - The writer loop
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var lastCommit = ContinuousClock.now
+            while !Task.isCancelled {
+                await self.waitForBatch()
+                if ContinuousClock.now - lastCommit >= .seconds(1) { self.enqueue(.heartbeat) }
+                if await self.commitPending() { lastCommit = ContinuousClock.now }
+            }
+        }
+        // Whatever arrived last is written before the process exits.
+        await commitPending()
+        pending.withLock { $0.stopped = true }
+        await commitPending()
+    }
+
+    /// Returns once everything queued so far is committed.
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
+                guard !p.stopped else { return (true, nil) }
+                p.changes.append(.flushed(continuation))
+                p.urgent = true
+                defer { p.waiter = nil }
+                return (false, p.waiter)
+            }
+            if stopped { continuation.resume() }
+            waiter?.resume()
+        }
+    }
+
+    private func waitForBatch() async {
+        if pending.withLock({ isDue($0) }) { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: self.configuration.interval)
+            }
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = self.pending.withLock { p -> Bool in
+                        if self.isDue(p) { return true }
+                        p.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            await group.next()
+            group.cancelAll()
+            // Release the waiter if the timer won.
+            let waiter = self.pending.withLock { p -> CheckedContinuation<Void, Never>? in
+                defer { p.waiter = nil }
+                return p.waiter
+            }
+            waiter?.resume()
+            await group.waitForAll()
+        }
+    }
+
+    /// Only the writer loop commits, so batches reach the disk in order.
+    @discardableResult
+    private func commitPending() async -> Bool {
+        let batch = pending.withLock { p -> [Change] in
+            p.urgent = false
+            defer { p.changes.removeAll(keepingCapacity: true) }
+            return p.changes
+        }
+        guard !batch.isEmpty else { return false }
+        let changes = batch.filter { if case .flushed = $0 { false } else { true } }
+        if !changes.isEmpty {
+            let start = ContinuousClock.now
+            do {
+                try await database.pool.write { db in
+                    try Self.apply(changes, to: db, retention: self.configuration.turnRetention)
+                }
+            } catch {
+                logger.error("database commit failed; changes dropped", metadata: ["error": "\(error)", "changes": "\(changes.count)"])
+            }
+            metrics.dbBatchChanges.record(changes.count)
+            metrics.dbCommitTime.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
+            metrics.dbStrokeFrames.increment(by: changes.count(where: { if case .frame = $0 { true } else { false } }))
+        }
+        for case .flushed(let continuation) in batch { continuation.resume() }
+        return !changes.isEmpty
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,78 @@
+import Canvas
+import Logging
+import Rooms
+import ServiceLifecycle
+
+/// Everything a running drawserver is made of besides the HTTP layer: the game server,
+/// its database and batch writer, metrics and readiness. `drawserver serve` and the
+/// tests build one and hand it to `buildApplication`.
+final class DrawServerRuntime: Sendable {
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let server: GameServer
+    let metrics: ServerMetrics
+    let readiness = Readiness()
+    let database: GameDatabase?
+    let writer: PersistenceWriter?
+    let snapshots = SnapshotCache()
+
+    /// Opens the database (when `configuration.databasePath` is set); throws a clear error
+    /// for a file that is not a healthy drawserver database, without modifying it.
+    init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        if let path = configuration.databasePath {
+            let database = try GameDatabase(path: path)
+            let writer = PersistenceWriter(database: database, configuration: configuration.persistence, metrics: metrics, logger: logger)
+            self.database = database
+            self.writer = writer
+            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics)
+        } else {
+            self.database = nil
+            self.writer = nil
+            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics)
+        }
+    }
+
+    /// Brings back the stored players and rooms, then opens for players.
+    func prepare() async throws {
+        if let database {
+            let start = ContinuousClock.now
+            let stored = try database.load()
+            await server.restore(stored)
+            logger.info("database loaded", metadata: ["path": "\(database.path)", "took": "\(ContinuousClock.now - start)"])
+        }
+        readiness.set(.ready)
+    }
+
+    /// SIGTERM: refuse new players, ask every client to come back (1012), wait for them to
+    /// go (at most the drain timeout), and flush pending writes.
+    func drain() async {
+        readiness.set(.draining)
+        let outboxes = server.allOutboxes
+        logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
+        for outbox in outboxes {
+            outbox.close(code: 1012, reason: "server restarting: reconnect with your token")
+        }
+        let deadline = ContinuousClock.now + .seconds(configuration.drainTimeoutSeconds)
+        while server.connectionCount > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        await writer?.flush()
+        logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
+    }
+}
+
+/// Runs the runtime's start-up and drain around the application's life. Listed after the
+/// application in the service group, so on SIGTERM it drains before the HTTP server stops.
+struct LifecycleService: Service {
+    let runtime: DrawServerRuntime
+
+    func run() async throws {
+        try await runtime.prepare()
+        try? await gracefulShutdown()
+        await runtime.drain()
+    }
+}

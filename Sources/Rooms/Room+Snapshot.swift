@@ -1,0 +1,181 @@
+import Canvas
+
+/// Everything needed to bring a room back after a restart, except its canvas (stored as
+/// stroke frames). Times are kept as "milliseconds left" so the clock effectively stops
+/// while the server is down.
+public struct RoomSnapshot: Codable, Sendable, Equatable {
+    public struct MemberState: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var score: Int
+        public var ready: Bool
+        public var spectator: Bool
+        public var guessed: Bool
+        public var pendingSpectator: Bool?
+        public var order: Int
+    }
+
+    public struct PhaseState: Codable, Sendable, Equatable {
+        public var phase: GamePhase
+        public var remainingMs: Int
+        public var drawer: String?
+        public var words: [String]?
+        public var word: String?
+        public var revealed: [Int]?
+        public var elapsedMs: Int?
+        public var pendingHints: [Int]?
+        public var guesses: [Guess]?
+    }
+
+    public struct Guess: Codable, Sendable, Equatable {
+        public var id: String
+        public var points: Int
+    }
+
+    public struct GameState: Codable, Sendable, Equatable {
+        public var number: Int
+        public var round: Int
+        public var turn: Int
+        public var pendingDrawers: [String]
+        public var bag: WordBag
+    }
+
+    public var version = 1
+    public var code: String
+    public var name: String
+    public var isPublic: Bool
+    public var host: String?
+    public var settings: RoomSettings
+    public var members: [MemberState]
+    public var phase: PhaseState
+    public var game: GameState?
+    public var gamesPlayed: Int
+    public var nextOrder: Int
+    /// Kick bans: player -> milliseconds left.
+    public var bans: [String: Int]
+    public var votes: [String: [String]]
+    public var rng: SeededRandom
+    public var canvasGeneration: Int
+}
+
+extension RoomSnapshot {
+    /// The snapshot `ms` milliseconds later: phase time and bans run down, a drawing turn
+    /// ages. Used when the server ran on after the room's last write before it stopped.
+    public func advanced(byMs ms: Int) -> RoomSnapshot {
+        guard ms > 0 else { return self }
+        var copy = self
+        if copy.phase.phase != .lobby { copy.phase.remainingMs = max(0, copy.phase.remainingMs - ms) }
+        if let elapsed = copy.phase.elapsedMs { copy.phase.elapsedMs = elapsed + ms }
+        copy.bans = copy.bans.mapValues { $0 - ms }.filter { $0.value > 0 }
+        return copy
+    }
+}
+
+extension WordBag: Equatable {
+    public static func == (a: WordBag, b: WordBag) -> Bool { a.words == b.words && a.remaining == b.remaining }
+}
+
+extension Room {
+    /// The room's state at `now`, for storage.
+    public func snapshot(now: Timestamp) -> RoomSnapshot {
+        var phase = RoomSnapshot.PhaseState(phase: self.phase, remainingMs: remainingMs(now: now))
+        switch state {
+        case .lobby, .turnEnd, .gameEnd:
+            break
+        case .choosing(let choosing):
+            phase.drawer = choosing.drawer.rawValue
+            phase.words = choosing.words
+        case .drawing(let turn):
+            phase.drawer = turn.drawer.rawValue
+            phase.word = turn.word
+            phase.revealed = turn.mask.revealed.sorted()
+            phase.elapsedMs = max(0, now - turn.startedAt)
+            phase.pendingHints = turn.pendingHints
+            phase.guesses = turn.guesses.map { RoomSnapshot.Guess(id: $0.id.rawValue, points: $0.points) }
+        }
+        return RoomSnapshot(
+            code: code.rawValue, name: name, isPublic: isPublic, host: host?.rawValue, settings: settings,
+            members: members.map {
+                RoomSnapshot.MemberState(
+                    id: $0.id.rawValue, name: $0.name, score: $0.score, ready: $0.ready, spectator: $0.spectator,
+                    guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order
+                )
+            },
+            phase: phase,
+            game: game.map {
+                RoomSnapshot.GameState(number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(\.rawValue), bag: $0.bag)
+            },
+            gamesPlayed: gamesPlayed, nextOrder: nextOrder,
+            bans: bans.filter { $0.value > now }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value - now },
+            votes: votes.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.map(\.rawValue).sorted() },
+            rng: rng, canvasGeneration: canvasGeneration
+        )
+    }
+
+    /// Rebuilds a room from storage at `now`: every member starts disconnected, so the grace
+    /// period runs from the restart; the canvas is rebuilt from the stored frames.
+    public init(restoring s: RoomSnapshot, frames: [StrokeLog.Frame], configuration: RoomConfiguration, now: Timestamp) throws(RestoreError) {
+        guard let code = RoomCode(parsing: s.code) else { throw RestoreError("bad room code \(s.code)") }
+        self.init(code: code, name: s.name, isPublic: s.isPublic, settings: s.settings, configuration: configuration, seed: 0)
+        rng = s.rng
+        host = s.host.map(PlayerID.init)
+        members = s.members.map { m in
+            var member = Member(id: PlayerID(m.id), name: m.name, order: m.order)
+            member.score = m.score
+            member.ready = m.ready
+            member.spectator = m.spectator
+            member.guessed = m.guessed
+            member.pendingSpectator = m.pendingSpectator
+            member.connected = false
+            member.disconnectedAt = now
+            return member
+        }
+        gamesPlayed = s.gamesPlayed
+        nextOrder = s.nextOrder
+        bans = s.bans.reduce(into: [:]) { $0[PlayerID($1.key)] = now + $1.value }
+        votes = s.votes.reduce(into: [:]) { $0[PlayerID($1.key)] = Set($1.value.map(PlayerID.init)) }
+        game = s.game.map {
+            GameProgress(number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(PlayerID.init), bag: $0.bag)
+        }
+        canvasGeneration = s.canvasGeneration
+        let deadline = now + s.phase.remainingMs
+        switch s.phase.phase {
+        case .lobby:
+            state = .lobby
+        case .turnEnd:
+            state = .turnEnd(deadline: deadline)
+        case .gameEnd:
+            state = .gameEnd(deadline: deadline)
+        case .choosing:
+            guard let drawer = s.phase.drawer, let words = s.phase.words else { throw RestoreError("choosing without drawer or words") }
+            state = .choosing(ChoosingState(drawer: PlayerID(drawer), words: words, deadline: deadline))
+        case .drawing:
+            guard let drawer = s.phase.drawer, let word = s.phase.word else { throw RestoreError("drawing without drawer or word") }
+            var mask = WordMask(word: word)
+            mask.revealed = Set(s.phase.revealed ?? [])
+            let started = now + -(s.phase.elapsedMs ?? 0)
+            var turn = DrawingTurn(
+                drawer: PlayerID(drawer), judge: WordJudge(word: word), mask: mask,
+                startedAt: started, deadline: deadline, pendingHints: s.phase.pendingHints ?? []
+            )
+            turn.guesses = (s.phase.guesses ?? []).map { (PlayerID($0.id), $0.points) }
+            state = .drawing(turn)
+            strokeLog.word = word
+        }
+        for frame in frames {
+            do {
+                _ = try drawing.apply(frame: frame.bytes)
+            } catch {
+                throw RestoreError("stored stroke frame rejected: \(error)")
+            }
+            strokeLog.frames.append(frame)
+            strokeBytes += frame.bytes.count
+        }
+    }
+}
+
+/// A stored room that cannot be brought back.
+public struct RestoreError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
