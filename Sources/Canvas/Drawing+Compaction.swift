@@ -14,7 +14,7 @@ extension Drawing {
     }
 
     /// `compacted()` as wire frames for a late joiner (protocol section 5.3).
-    public func compactedFrames(maxFrameBytes: Int = 65536) -> [[UInt8]] {
+    public func compactedFrames(maxFrameBytes: Int = FrameCodec.defaultMaxFrameBytes) -> [[UInt8]] {
         FrameCodec.encodeFrames(compacted(), maxFrameBytes: maxFrameBytes)
     }
 }

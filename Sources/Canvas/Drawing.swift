@@ -28,10 +28,7 @@ public struct Drawing: Sendable {
     public mutating func apply(frame: UnsafeRawBufferPointer) throws(FrameError) -> FrameSummary {
         var probe = cursor
         let summary = try FrameCodec.validate(frame, size: size, cursor: &probe)
-        // Second pass straight into the stack: no intermediate operation arrays. It cannot
-        // fail because the same immutable bytes just passed validation.
-        var scanCursor = cursor
-        _ = try? FrameScanner.scan(frame, size: size, cursor: &scanCursor, visitor: &self)
+        applyValidated(frame)
         return summary
     }
 
@@ -39,11 +36,15 @@ public struct Drawing: Sendable {
     public mutating func apply(frame: [UInt8]) throws(FrameError) -> FrameSummary {
         var probe = cursor
         let summary = try FrameCodec.validate(frame, size: size, cursor: &probe)
-        frame.withUnsafeBytes { buffer in
-            var scanCursor = cursor
-            _ = try? FrameScanner.scan(buffer, size: size, cursor: &scanCursor, visitor: &self)
-        }
+        frame.withUnsafeBytes { applyValidated($0) }
         return summary
+    }
+
+    /// The second pass, straight into the stack with no intermediate operation arrays. It
+    /// cannot fail: the same immutable bytes just passed validation.
+    private mutating func applyValidated(_ frame: UnsafeRawBufferPointer) {
+        var scanCursor = cursor
+        _ = try? FrameScanner.scan(frame, size: size, cursor: &scanCursor, visitor: &self)
     }
 
     /// Applies one in-memory operation with the same semantics as a decoded one.

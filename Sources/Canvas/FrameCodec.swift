@@ -28,6 +28,17 @@ public enum FrameCodec {
         }
     }
 
+    /// `decode` that also returns the counts `validate` would, in the same single pass.
+    static func decodeWithSummary(
+        _ bytes: [UInt8], size: CanvasSize, cursor: inout StrokeCursor
+    ) throws(FrameError) -> (operations: [DrawOperation], summary: FrameSummary) {
+        try withBuffer(bytes) { buffer throws(FrameError) in
+            var collector = OperationCollector()
+            let summary = try FrameScanner.scan(buffer, size: size, cursor: &cursor, visitor: &collector)
+            return (collector.operations, summary)
+        }
+    }
+
     /// Validation only, no allocation (the relay hot path); same acceptance rules as `decode`.
     public static func validate(
         _ bytes: UnsafeRawBufferPointer, size: CanvasSize, cursor: inout StrokeCursor
@@ -61,7 +72,7 @@ public enum FrameCodec {
     /// Encodes into frames of at most `maxFrameBytes` (never below `minimumFrameBytes`),
     /// starting from a fresh cursor, never splitting inside an operation: long POINTS runs
     /// are cut into several POINTS ops at frame boundaries instead.
-    public static func encodeFrames(_ ops: [DrawOperation], maxFrameBytes: Int = 65536) -> [[UInt8]] {
+    public static func encodeFrames(_ ops: [DrawOperation], maxFrameBytes: Int = defaultMaxFrameBytes) -> [[UInt8]] {
         var packer = FramePacker(limit: max(maxFrameBytes, minimumFrameBytes))
         for op in ops {
             packer.add(op)

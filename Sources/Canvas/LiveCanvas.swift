@@ -47,18 +47,11 @@ public struct LiveCanvas: Sendable {
     /// Decodes and applies a frame atomically (all or nothing).
     public mutating func apply(frame: [UInt8]) throws(FrameError) -> FrameSummary {
         var cursor = drawing.cursor
-        let ops = try FrameCodec.decode(frame, size: drawing.size, cursor: &cursor)
-        var summary = FrameSummary(operations: ops.count)
-        for op in ops {
-            switch op {
-            case .begin: summary.points += 1
-            case let .points(points): summary.points += points.count
-            case .fill: summary.fills += 1
-            case .end, .undo, .clear: break
-            }
+        let decoded = try FrameCodec.decodeWithSummary(frame, size: drawing.size, cursor: &cursor)
+        for op in decoded.operations {
             apply(op)
         }
-        return summary
+        return decoded.summary
     }
 
     /// Applies one operation with `Drawing.apply(_:)` semantics, updating only what changes.
