@@ -5,23 +5,37 @@ public struct Raster: Sendable, Equatable {
     /// Pixels down; fixed, because `pixels` is laid out by it.
     public let height: Int
     /// `width * height * 3` bytes, R G B per pixel, top row first.
-    public var pixels: [UInt8]
+    ///
+    /// Assigning an array of another length truncates it or pads it with white: the
+    /// drawing code walks these bytes with unchecked pointers and relies on the length.
+    public var pixels: [UInt8] {
+        didSet {
+            if pixels.count != width * height * 3 {
+                pixels = Self.fitting(pixels, count: width * height * 3)
+            }
+        }
+    }
 
     /// A white raster; negative sides count as zero.
     public init(size: CanvasSize) {
         self.init(width: size.width, height: size.height, pixels: nil)
     }
 
-    /// A raster from existing pixels; pixels of the wrong length are replaced by white.
+    /// A raster from existing pixels (`nil`: white), truncated or padded with white to
+    /// `width * height * 3` bytes; negative sides count as zero.
     public init(width: Int, height: Int, pixels: [UInt8]?) {
         self.width = max(0, width)
         self.height = max(0, height)
-        let count = self.width * self.height * 3
-        if let pixels, pixels.count == count {
-            self.pixels = pixels
-        } else {
-            self.pixels = [UInt8](repeating: 255, count: count)
-        }
+        self.pixels = Self.fitting(pixels ?? [], count: self.width * self.height * 3)
+    }
+
+    /// `bytes` cut or padded with white (255) to exactly `count`.
+    private static func fitting(_ bytes: [UInt8], count: Int) -> [UInt8] {
+        if bytes.count == count { return bytes }
+        if bytes.count > count { return Array(bytes[0..<count]) }
+        var padded = [UInt8](repeating: 255, count: count)
+        padded.replaceSubrange(0..<bytes.count, with: bytes)
+        return padded
     }
 
     /// The raster's dimensions as a canvas size (after scaling, no longer the drawing's).
