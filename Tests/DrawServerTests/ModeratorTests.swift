@@ -1,0 +1,126 @@
+import Canvas
+import Foundation
+import Rooms
+import Testing
+@testable import DrawServer
+
+@Suite("Moderator HTTP API", .timeLimit(.minutes(1)))
+struct ModeratorTests {
+    static let token = "let-me-in"
+
+    @Test func everyModeratorRouteNeedsTheToken() async throws {
+        try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            let code = try await seat(ada, [])
+            let routes = [("GET", "/api/rooms/\(code)"), ("GET", "/api/rooms/\(code)/canvas.png"), ("GET", "/api/rooms/\(code)/canvas.ppm"),
+                          ("GET", "/api/rooms/\(code)/strokes"), ("POST", "/api/rooms/\(code)/kick/\(ada.playerID)"), ("DELETE", "/api/rooms/\(code)")]
+            for (method, path) in routes {
+                #expect(try await HTTP.request(method, port: port, path: path).status == 401, "\(method) \(path) without a token")
+                #expect(try await HTTP.request(method, port: port, path: path, token: "nope").status == 401, "\(method) \(path) with a wrong token")
+            }
+            #expect(try await HTTP.get(port: port, path: "/api/rooms", token: "nope").status == 401)
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/ZZZZZZ", token: Self.token).status == 404)
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/ZZZZZZ/canvas.png", token: Self.token).status == 404)
+        }
+    }
+
+    @Test func withoutAConfiguredTokenEveryoneGets401() async throws {
+        try await withServer { port async throws in
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/ABCDEF/canvas.png", token: "").status == 401)
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/ABCDEF/canvas.png", token: "anything").status == 401)
+            #expect(try await HTTP.get(port: port, path: "/api/rooms").status == 200)
+        }
+    }
+
+    @Test func publicListHidesPrivateRoomsButModeratorsSeeAll() async throws {
+        try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            ada.send(#"{"t":"create","public":false}"#)
+            let code = try await ada.next("room")["code"]?.stringValue ?? ""
+            let anonymous = JSONValue.parse(try await HTTP.get(port: port, path: "/api/rooms").body)?.arrayValue ?? []
+            #expect(anonymous.isEmpty)
+            let all = JSONValue.parse(try await HTTP.get(port: port, path: "/api/rooms", token: Self.token).body)?.arrayValue ?? []
+            #expect(all.first?.objectValue?["code"]?.stringValue == code)
+            #expect(all.first?.objectValue?["phase"]?.stringValue == "lobby")
+            #expect(all.first?.objectValue?["players"]?.intValue == 1)
+        }
+    }
+
+    @Test func snapshotsShowTheRoomsCanvas() async throws {
+        try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [bob])
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await ada.next("turn")
+            let frame = strokeBytes(from: Point(x: 30, y: 40), to: Point(x: 600, y: 500), width: 25)
+            ada.send(binary: frame)
+            _ = try await bob.nextBinary()
+            var drawing = Drawing(size: .standard)
+            _ = try drawing.apply(frame: frame)
+            let expected = Renderer.render(drawing)
+
+            let ppm = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.ppm", token: Self.token)
+            #expect(ppm.status == 200)
+            let header = Array("P6\n800 600\n255\n".utf8)
+            #expect(Array(ppm.body.prefix(header.count)) == header)
+            #expect(Array(ppm.body.dropFirst(header.count)) == expected.pixels)
+
+            let png = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
+            #expect(png.status == 200)
+            #expect(png.body == PNGEncoder.encode(expected))
+            let again = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
+            #expect(again.body == png.body)
+
+            let small = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png?max=200", token: Self.token)
+            #expect(small.body == PNGEncoder.encode(expected.fitted(maxSide: 200)))
+            let big = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.ppm?scale=2", token: Self.token)
+            #expect(big.body.count == "P6\n1600 1200\n255\n".utf8.count + 1600 * 1200 * 3)
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png?scale=9", token: Self.token).status == 400)
+
+            let strokes = try await HTTP.get(port: port, path: "/api/rooms/\(code)/strokes", token: Self.token)
+            let log = try StrokeLog(ndjson: strokes.text)
+            #expect(log.frames.map(\.bytes) == [frame])
+        }
+    }
+
+    @Test func kickAndCloseReachThePlayers() async throws {
+        try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [bob])
+            #expect(try await HTTP.request("POST", port: port, path: "/api/rooms/\(code)/kick/\(bob.playerID)", token: Self.token).status == 204)
+            try await bob.next("kicked")
+            #expect(try await HTTP.request("POST", port: port, path: "/api/rooms/\(code)/kick/\(bob.playerID)", token: Self.token).status == 404)
+            #expect(try await HTTP.request("DELETE", port: port, path: "/api/rooms/\(code)", token: Self.token).status == 204)
+            try await ada.next("closed")
+            #expect(try await HTTP.get(port: port, path: "/api/rooms/\(code)", token: Self.token).status == 404)
+            ada.send(#"{"t":"quickplay"}"#)
+            try await ada.next("room")
+        }
+    }
+
+    @Test func metricsAndProbes() async throws {
+        try await withServer { port async throws in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await seat(ada, [])
+            #expect(try await HTTP.get(port: port, path: "/healthz").text == "ok")
+            #expect(try await HTTP.get(port: port, path: "/readyz").status == 200)
+            let metrics = try await HTTP.get(port: port, path: "/metrics").text
+            #expect(metrics.contains("drawserver_connections 1"))
+            #expect(metrics.contains(#"drawserver_rooms{phase="lobby"} 1"#))
+            #expect(metrics.contains(#"drawserver_messages_in_total{kind="hello"} 1"#))
+            #expect(metrics.contains(#"drawserver_messages_out_total{kind="welcome"} 1"#))
+            #expect(metrics.contains("drawserver_relay_latency_seconds"))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Canvas
+import Foundation
+import Rooms
+import Testing
+
+@Suite("Persistence and recovery (real child processes)", .serialized, .timeLimit(.minutes(3)))
+struct PersistenceTests {
+    static let token = "moderator-secret"
+
+    func room(_ port: Int, _ code: String) async throws -> [String: JSONValue] {
+        let reply = try await HTTP.get(port: port, path: "/api/rooms/\(code)", token: Self.token)
+        #expect(reply.status == 200)
+        return JSONValue.parse(reply.body)?.objectValue ?? [:]
+    }
+
+    @Test func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
+        let db = temporaryDatabasePath()
+        let arguments = ["--db", db, "--moderator-token", Self.token, "--seed", "11", "--web-root", "web-static"]
+        var server = try await ServerProcess(arguments)
+        let (ada, bob, cy) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        try await cy.hello("Cy")
+        let code = try await seat(ada, [bob, cy], settings: #"{"rounds":2,"drawTimeSec":120}"#)
+        ada.send(#"{"t":"start"}"#)
+        try await ada.next("choose")
+        ada.send(#"{"t":"choose","index":0}"#)
+        let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+        let strokes = [
+            strokeBytes(from: Point(x: 100, y: 100), to: Point(x: 700, y: 500), width: 12),
+            strokeBytes(from: Point(x: 700, y: 100), to: Point(x: 100, y: 500), width: 3),
+            strokeBytes(from: Point(x: 400, y: 40), to: Point(x: 410, y: 560), width: 30),
+        ]
+        for frame in strokes { ada.send(binary: frame) }
+        _ = try await bob.nextBinary(bytes: strokes.map(\.count).reduce(0, +))
+        bob.send(#"{"t":"guess","text":"\#(word)"}"#)
+        let points = try #require(try await ada.next("guessed")["points"]?.intValue)
+
+        let before = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
+        #expect(before.status == 200)
+        // Past the batch writer's commit interval: this is the documented loss window.
+        try await Task.sleep(for: .milliseconds(400))
+        server.signal(SIGKILL)
+        #expect(await server.waitForExit(seconds: 5) != nil)
+
+        server = try await ServerProcess(arguments)
+        let restored = try await room(server.port, code)
+        #expect(restored["phase"]?.stringValue == "drawing")
+        #expect(restored["drawer"]?.stringValue == ada.playerID)
+        let remaining = restored["remainingMs"]?.intValue ?? 0
+        #expect(remaining > 100_000 && remaining <= 120_000, "time left survives: \(remaining)")
+        let players = restored["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(players.count == 3)
+        #expect(players.allSatisfy { $0["connected"]?.boolValue == false })
+        #expect(players.first { $0["id"]?.stringValue == bob.playerID }?["score"]?.intValue == points)
+        #expect(players.first { $0["id"]?.stringValue == bob.playerID }?["guessed"]?.boolValue == true)
+
+        let after = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
+        #expect(after.body == before.body, "the canvas is pixel-identical after the crash")
+
+        let resumed = TestClient.connect(port: server.port)
+        let welcome = try await resumed.hello("Cy", token: cy.token)
+        #expect(welcome["resumed"]?.boolValue == true)
+        #expect(welcome["playerId"]?.stringValue == cy.playerID)
+        #expect(try await resumed.next("room")["code"]?.stringValue == code)
+        try await resumed.next("canvas")
+        var replay = Drawing(size: .standard)
+        _ = try replay.apply(frame: try await resumed.nextBinary())
+        var expected = Drawing(size: .standard)
+        for frame in strokes { _ = try expected.apply(frame: frame) }
+        #expect(Renderer.render(replay) == Renderer.render(expected))
+        // The game goes on: the last guesser can still guess.
+        resumed.send(#"{"t":"guess","text":"\#(word)"}"#)
+        try await resumed.next("guessed")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+    }
+
+    @Test func corruptDatabaseIsReportedAndLeftUntouched() async throws {
+        let db = temporaryDatabasePath()
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: db))
+        let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--db", db])
+        #expect(status != 0)
+        #expect(output.contains("cannot start"))
+        #expect(output.contains(db))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == garbage, "the file must not be modified")
+    }
+
+    @Test func emptyFileIsMigratedAndServes() async throws {
+        let db = temporaryDatabasePath()
+        FileManager.default.createFile(atPath: db, contents: Data())
+        let server = try await ServerProcess(["--db", db])
+        let client = TestClient.connect(port: server.port)
+        try await client.hello("Ada")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+        let size = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
+        #expect(size > 0)
+    }
+
+    @Test func sigtermDrainsWith1012AndExitsZero() async throws {
+        let db = temporaryDatabasePath()
+        let server = try await ServerProcess(["--db", db, "--drain-timeout-seconds", "3"])
+        var clients: [TestClient] = []
+        for i in 0..<5 {
+            let client = TestClient.connect(port: server.port)
+            try await client.hello("P\(i)")
+            clients.append(client)
+        }
+        try await seat(clients[0], Array(clients[1...]))
+        // A peer that completes the handshake but never reads or answers keeps the drain busy,
+        // so /readyz can be seen answering 503 meanwhile.
+        let silent = try SilentWebSocketPeer(port: server.port)
+        let start = ContinuousClock.now
+        server.signal(SIGTERM)
+        var sawDraining = false
+        while !sawDraining, ContinuousClock.now - start < .seconds(3) {
+            guard let reply = try? await HTTP.get(port: server.port, path: "/readyz") else { break }
+            sawDraining = reply.status == 503
+        }
+        #expect(sawDraining, "readiness goes 503 while draining")
+        for client in clients { #expect(await client.closeCode() == 1012) }
+        #expect(await server.waitForExit(seconds: 10) == 0)
+        #expect(ContinuousClock.now - start < .seconds(8))
+        silent.close()
+    }
+}
+
+/// A TCP peer that upgrades to WebSocket and then goes silent.
+final class SilentWebSocketPeer {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    }
+
+    func close() { Glibc.close(socket) }
+}

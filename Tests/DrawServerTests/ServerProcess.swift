@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+
+/// A real `drawserver serve` child process, for tests that kill or signal the server.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    private let output = TextBuffer()
+
+    /// The `drawserver` executable built next to the test runner.
+    static var executable: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("drawserver")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.appendingPathComponent(".build/debug/drawserver")
+    }
+
+    /// Starts `drawserver serve` on a free port and waits until it listens and is ready.
+    init(_ arguments: [String], waitForReady: Bool = true) async throws {
+        let pipe = Pipe()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--log-level", "info"] + arguments
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            output.append(String(decoding: data, as: UTF8.self))
+        }
+        try process.run()
+        var found: Int?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while found == nil, ContinuousClock.now < deadline, process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+            found = Self.listeningPort(in: output.text)
+        }
+        guard let found else {
+            process.terminate()
+            throw ProcessError.didNotStart(output.text)
+        }
+        port = found
+        if waitForReady {
+            while ContinuousClock.now < deadline {
+                if (try? await HTTP.get(port: port, path: "/readyz").status) == 200 { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw ProcessError.didNotStart(log)
+        }
+    }
+
+    var log: String { output.text }
+
+    static func listeningPort(in text: String) -> Int? {
+        guard let range = text.range(of: "listening on 127.0.0.1:") else { return nil }
+        let digits = text[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
+    }
+
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end; its exit status, or nil if it is still running.
+    func waitForExit(seconds: Double) async -> Int32? {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while process.isRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    enum ProcessError: Error {
+        case didNotStart(String)
+    }
+
+    /// Runs the executable to completion: (status, output).
+    static func run(_ arguments: [String], timeout seconds: Double = 30) async throws -> (Int32, String) {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate() }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A minimal HTTP/1.1 client over a socket, enough for the server's own routes.
+enum HTTP {
+    struct Reply {
+        var status: Int
+        var body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    static func get(port: Int, path: String, token: String? = nil) async throws -> Reply {
+        try await request("GET", port: port, path: path, token: token)
+    }
+
+    static func request(_ method: String, port: Int, path: String, token: String? = nil) async throws -> Reply {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: [UInt8](data))
+    }
+}
+
+/// A fresh temporary path for a database file.
+func temporaryDatabasePath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("drawserver-test-\(UUID().uuidString).sqlite").path
+}
+
+/// Text appended from another thread (a pipe's reader) and read by the test.
+final class TextBuffer: Sendable {
+    private let value = Mutex("")
+    func append(_ text: String) { value.withLock { $0 += text } }
+    var text: String { value.withLock { $0 } }
+}
