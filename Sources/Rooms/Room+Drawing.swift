@@ -15,7 +15,9 @@ extension Room {
         guard case .drawing(let turn) = state, turn.drawer == id else {
             return .rejected(ProtocolError(.notDrawer, "only the drawer can draw, and only while drawing", ref: "binary"))
         }
-        guard strokeBytes + frame.count <= configuration.maxTurnStrokeBytes else {
+        // Tiny frames (an UNDO, a CLEAR, an END) still pass the cap, so a drawer who hit it
+        // can clean up; the frame rate limit bounds what they add.
+        guard strokeBytes + frame.count <= configuration.maxTurnStrokeBytes || frame.count <= 8 else {
             return .rejected(ProtocolError(.tooLarge, "this drawing has reached its size limit; undo or clear", ref: "binary"))
         }
         do {

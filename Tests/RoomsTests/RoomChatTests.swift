@@ -112,3 +112,27 @@ extension RoomHarness {
         h.received(name).compactMap { if case .guessed(let id, let points) = $0, id == RoomHarness.id(name) { points } else { nil } }.first ?? -1
     }
 }
+
+@Suite("Drawing size cap")
+struct DrawingCapTests {
+    @Test func bigDrawingsAreCappedButUndoAndClearStillWork() {
+        var configuration = RoomConfiguration()
+        configuration.maxTurnStrokeBytes = 200
+        var settings = RoomSettings()
+        settings.wordChoices = 1
+        var h = RoomHarness(settings: settings, configuration: configuration)
+        h.join("ada", "bob")
+        h.startGame(host: "ada")
+        h.chooseFirst()
+        let long: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 4, at: Point(x: 0, y: 0)),
+                                     .points((1...80).map { Point(x: Int32($0), y: Int32($0)) }), .end]
+        #expect(h.draw(long, from: "ada") == .relay(except: PlayerID("ada")))
+        guard case .rejected(let error) = h.draw(long, from: "ada") else {
+            Issue.record("the second long stroke must pass the cap")
+            return
+        }
+        #expect(error.code == .tooLarge)
+        #expect(h.draw([.clear], from: "ada") == .relay(except: PlayerID("ada")))
+        #expect(h.room.drawing.isEmpty)
+    }
+}
