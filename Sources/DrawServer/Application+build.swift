@@ -45,12 +45,26 @@ func buildApplication(
     }) { inbound, outbound, context in
         try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
     }
+    if configuration.limits.conformanceEcho {
+        let maxSize = configuration.limits.conformanceMaxMessageBytes
+        webSocketRouter.ws("/conformance/echo") { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: maxSize) {
+                switch message {
+                case .text(let text): try await outbound.write(.text(text))
+                case .binary(let buffer): try await outbound.write(.binary(buffer))
+                }
+            }
+        }
+    }
 
     let limits = configuration.limits
     let maxMessage = max(limits.maxBinaryFrameBytes, limits.maxTextFrameBytes)
+    // The echo route needs room for the testsuite's big messages; /ws still enforces its
+    // own limit per message (see ClientSession).
+    let maxFrame = limits.conformanceEcho ? max(maxMessage, limits.conformanceMaxMessageBytes) : maxMessage
     let webSocket = WebSocketServerConfiguration(
-        maxFrameSize: maxMessage,
-        extensions: limits.permessageDeflate ? [.perMessageDeflate(maxDecompressedFrameSize: maxMessage)] : [],
+        maxFrameSize: maxFrame,
+        extensions: limits.permessageDeflate ? [.perMessageDeflate(maxDecompressedFrameSize: maxFrame)] : [],
         autoPing: .enabled(timePeriod: .seconds(20)),
         validateUTF8: true
     )

@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
         public var outboundQueueBytes = 1 << 20
         public var helloTimeoutSeconds = 10
         public var permessageDeflate = false
+        /// Serve a plain echo WebSocket at `/conformance/echo` (for the Autobahn testsuite).
+        public var conformanceEcho = false
+        /// The largest message the conformance echo accepts.
+        public var conformanceMaxMessageBytes = 16 << 20
         public init() {}
     }
 }

@@ -147,3 +147,36 @@ final class SilentWebSocketPeer {
 
     func close() { Glibc.close(socket) }
 }
+
+@Suite("Export of finished turns", .timeLimit(.minutes(2)))
+struct ExportTests {
+    @Test func finishedTurnsAreKeptAndExported() async throws {
+        let db = temporaryDatabasePath()
+        let server = try await ServerProcess(["--db", db, "--turn-end-seconds", "1"])
+        let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        let code = try await seat(ada, [bob])
+        ada.send(#"{"t":"start"}"#)
+        try await ada.next("choose")
+        ada.send(#"{"t":"choose","index":0}"#)
+        let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+        let frames = [strokeBytes(from: Point(x: 5, y: 5), to: Point(x: 90, y: 80)), strokeBytes(from: Point(x: 300, y: 5), to: Point(x: 90, y: 480))]
+        for frame in frames { ada.send(binary: frame) }
+        _ = try await bob.nextBinary(bytes: frames.map(\.count).reduce(0, +))
+        ada.send(#"{"t":"skip"}"#)
+        try await bob.next("turnEnd")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).ndjson").path
+        let (status, text) = try await ServerProcess.run(["export", "--db", db, "--room", code.lowercased(), "-o", out])
+        #expect(status == 0, "\(text)")
+        let log = try StrokeLog(ndjson: try String(contentsOfFile: out, encoding: .utf8))
+        #expect(log.word == word)
+        #expect(log.frames.map(\.bytes) == frames)
+        let (badStatus, message) = try await ServerProcess.run(["export", "--db", db, "--room", code, "--turn", "9"])
+        #expect(badStatus != 0)
+        #expect(message.contains("turns 1 to 1"))
+    }
+}

@@ -44,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeoutSeconds: Int?
     @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
     var turnRetention: Int?
+    @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
+    var conformanceEcho = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
 
@@ -69,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.limits.outboundQueueBytes = bytes
         }
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
+        configuration.limits.conformanceEcho = conformanceEcho || env.bool("DRAWSERVER_CONFORMANCE_ECHO") == true
 
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")

@@ -34,6 +34,12 @@ extension GameServer {
                 for try await message in inbound.messages(maxSize: limits.maxBinaryFrameBytes) {
                     // After a close was requested nothing more is processed.
                     guard !outbox.isClosing else { continue }
+                    // One frame can be larger than the message limit when the frame limit was
+                    // raised for the conformance echo: enforce the protocol's limit here too.
+                    guard message.byteCount <= limits.maxBinaryFrameBytes else {
+                        outbox.close(code: 1009, reason: "message too big", flush: false)
+                        continue
+                    }
                     await session.receive(message)
                 }
             } catch {
@@ -43,5 +49,14 @@ extension GameServer {
             group.cancelAll()
         }
         if let inboundError { throw inboundError }
+    }
+}
+
+extension WebSocketMessage {
+    var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let buffer): buffer.readableBytes
+        }
     }
 }
