@@ -30,8 +30,8 @@ func buildApplication(
         return DrawServerRuntime.response(runtime.metrics.exposition(), contentType: "text/plain; version=0.0.4")
     }
     // Reached only when a /ws request was not upgraded: say why.
-    router.get("/ws") { request, _ -> Response in
-        let status = runtime.upgradeRefusal(request) ?? .upgradeRequired
+    router.get("/ws") { request, context -> Response in
+        let status = runtime.upgradeRefusal(request, context: context) ?? .upgradeRequired
         return DrawServerRuntime.response(Array("WebSocket upgrade refused (\(status.code))".utf8), contentType: "text/plain", status: status)
     }
     runtime.addModeratorRoutes(to: router)
@@ -40,8 +40,8 @@ func buildApplication(
     }
 
     let webSocketRouter = Router(context: DrawRequestContext.self)
-    webSocketRouter.ws("/ws", shouldUpgrade: { request, _ in
-        runtime.upgradeRefusal(request) == nil ? .upgrade([:]) : .dontUpgrade
+    webSocketRouter.ws("/ws", shouldUpgrade: { request, context in
+        runtime.upgradeRefusal(request, context: context) == nil ? .upgrade([:]) : .dontUpgrade
     }) { inbound, outbound, context in
         try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
     }
@@ -65,7 +65,8 @@ func buildApplication(
     let webSocket = WebSocketServerConfiguration(
         maxFrameSize: maxFrame,
         extensions: limits.permessageDeflate ? [.perMessageDeflate(maxDecompressedFrameSize: maxFrame)] : [],
-        autoPing: .enabled(timePeriod: .seconds(20)),
+        // The session's own heartbeat pings (interval and timeout configurable).
+        autoPing: .disabled,
         validateUTF8: true
     )
     return Application(
@@ -80,8 +81,14 @@ func buildApplication(
 
 extension DrawServerRuntime {
     /// Why a WebSocket upgrade must be refused, or nil to accept it.
-    func upgradeRefusal(_ request: Request) -> HTTPResponse.Status? {
+    func upgradeRefusal(_ request: Request, context: DrawRequestContext) -> HTTPResponse.Status? {
         guard readiness.isReady else { return .serviceUnavailable }
+        // Browsers always send Origin; other clients may not, and are not refused for it.
+        if let allowed = configuration.limits.allowedOrigins, let origin = request.headers[.origin], !allowed.contains(origin) {
+            return .forbidden
+        }
+        let cap = configuration.limits.maxConnectionsPerIP
+        if cap > 0, server.connections(from: context.remoteIP) >= cap { return .tooManyRequests }
         return nil
     }
 

@@ -29,6 +29,27 @@ public struct ServerConfiguration: Sendable {
         public var outboundQueueBytes = 1 << 20
         public var helloTimeoutSeconds = 10
         public var permessageDeflate = false
+        /// Chat and guesses per connection; excess gets `rate_limited` and is never judged.
+        public var chatRate = Rate(5, perMs: 3_000)
+        /// Drawing frames per connection.
+        public var frameRate = Rate(120, perMs: 1_000)
+        /// Drawing points per connection.
+        public var pointRate = Rate(4_000, perMs: 1_000)
+        /// `create`, `join` and `quickplay` per connection.
+        public var joinRate = Rate(10, perMs: 60_000)
+        /// Rooms created per client IP address.
+        public var roomCreationsPerIP = Rate(30, perMs: 60_000)
+        /// Open WebSocket connections per client IP address; 0 for no cap.
+        public var maxConnectionsPerIP = 8
+        /// This many refusals (rate limits, oversized frames) within `abuseWindowMs` close the
+        /// connection with 1008.
+        public var abuseStrikes = 30
+        public var abuseWindowMs = 10_000
+        /// Seconds between server pings, and how long an answer (any data) may take.
+        public var pingIntervalSeconds = 20
+        public var pingTimeoutSeconds = 10
+        /// Origins allowed to open a WebSocket (exact `scheme://host[:port]`); nil allows any.
+        public var allowedOrigins: Set<String>?
         /// Serve a plain echo WebSocket at `/conformance/echo` (for the Autobahn testsuite).
         public var conformanceEcho = false
         /// The largest message the conformance echo accepts.

@@ -2,8 +2,9 @@ import Canvas
 
 /// What the shell does with a drawing frame.
 public enum DrawOutcome: Sendable, Equatable {
-    /// Valid and applied: relay the same bytes to every other member.
-    case relay(except: PlayerID)
+    /// Valid and applied: relay the same bytes to every other member. `points` counts the
+    /// frame's points, for rate limiting.
+    case relay(except: PlayerID, points: Int)
     /// Dropped, nothing applied: answer the sender with this error.
     case rejected(ProtocolError)
 }
@@ -20,14 +21,21 @@ extension Room {
         guard strokeBytes + frame.count <= configuration.maxTurnStrokeBytes || frame.count <= 8 else {
             return .rejected(ProtocolError(.tooLarge, "this drawing has reached its size limit; undo or clear", ref: "binary"))
         }
+        let summary: FrameSummary
         do {
-            _ = try drawing.apply(frame: frame)
+            var trial = drawing.cursor
+            let counted = try FrameCodec.validate(frame, size: drawing.size, cursor: &trial)
+            guard fillCount + counted.fills <= configuration.maxTurnFills || counted.fills == 0 else {
+                return .rejected(ProtocolError(.tooLarge, "this drawing has reached its limit of \(configuration.maxTurnFills) fills", ref: "binary"))
+            }
+            summary = try drawing.apply(frame: frame)
         } catch {
             return .rejected(ProtocolError(.badOps, "invalid drawing frame: \(error)", ref: "binary"))
         }
+        fillCount += summary.fills
         strokeBytes += frame.count
         strokeLog.frames.append(StrokeLog.Frame(at: max(0, now - turn.startedAt), bytes: Array(frame)))
-        return .relay(except: id)
+        return .relay(except: id, points: summary.points)
     }
 
     public mutating func draw(frame: [UInt8], from id: PlayerID, now: Timestamp) -> DrawOutcome {

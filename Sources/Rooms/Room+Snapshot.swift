@@ -164,7 +164,7 @@ extension Room {
         }
         for frame in frames {
             do {
-                _ = try drawing.apply(frame: frame.bytes)
+                fillCount += try drawing.apply(frame: frame.bytes).fills
             } catch {
                 throw RestoreError("stored stroke frame rejected: \(error)")
             }

@@ -64,6 +64,7 @@ extension Room {
         drawing.reset()
         strokeLog = StrokeLog(size: configuration.canvas)
         strokeBytes = 0
+        fillCount = 0
     }
 
     mutating func startDrawing(word: String, drawer: PlayerID, now: Timestamp) -> [RoomEffect] {

@@ -31,6 +31,7 @@ public struct Room: Sendable {
     public internal(set) var drawing: Drawing
     public internal(set) var strokeLog: StrokeLog
     var strokeBytes = 0
+    var fillCount = 0
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.
     public internal(set) var canvasGeneration = 0
 

@@ -53,8 +53,11 @@ public struct RoomConfiguration: Sendable, Hashable {
     public var drawerAbsenceMs = 10_000
     public var kickBanMs = 600_000
     public var maxChatCharacters = 200
-    /// Upper bound on one turn's recorded stroke bytes, so a room's memory stays bounded.
-    public var maxTurnStrokeBytes = 2 << 20
+    /// Upper bound on one turn's recorded stroke bytes, so a room's memory stays bounded and
+    /// the compacted replay for a late joiner fits its outbound queue.
+    public var maxTurnStrokeBytes = 512 << 10
+    /// Upper bound on one turn's fills: each can repaint the whole canvas in a snapshot.
+    public var maxTurnFills = 1_000
 
     public init() {}
 }

@@ -75,7 +75,7 @@ struct RoomChatTests {
         var h = drawingRoom()
         let stroke: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 4, at: Point(x: 10, y: 10)), .points([Point(x: 50, y: 50)]), .end]
         #expect(h.draw(stroke, from: "bob") == .rejected(ProtocolError(.notDrawer, "only the drawer can draw, and only while drawing", ref: "binary")))
-        #expect(h.draw(stroke, from: "ada") == .relay(except: PlayerID("ada")))
+        #expect(h.draw(stroke, from: "ada") == .relay(except: PlayerID("ada"), points: 2))
         #expect(h.frames[PlayerID("bob")]?.count == 1)
         #expect(h.frames[PlayerID("ada")] == nil)
         #expect(h.room.strokeLog.frames.count == 1)
@@ -126,13 +126,13 @@ struct DrawingCapTests {
         h.chooseFirst()
         let long: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 4, at: Point(x: 0, y: 0)),
                                      .points((1...80).map { Point(x: Int32($0), y: Int32($0)) }), .end]
-        #expect(h.draw(long, from: "ada") == .relay(except: PlayerID("ada")))
+        #expect(h.draw(long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
         guard case .rejected(let error) = h.draw(long, from: "ada") else {
             Issue.record("the second long stroke must pass the cap")
             return
         }
         #expect(error.code == .tooLarge)
-        #expect(h.draw([.clear], from: "ada") == .relay(except: PlayerID("ada")))
+        #expect(h.draw([.clear], from: "ada") == .relay(except: PlayerID("ada"), points: 0))
         #expect(h.room.drawing.isEmpty)
     }
 }

@@ -48,7 +48,7 @@ struct RoomHarness {
         var cursor = room.drawing.cursor
         let bytes = FrameCodec.encode(ops, cursor: &cursor)
         let outcome = room.draw(frame: bytes, from: Self.id(name), now: now)
-        if case .relay(let sender) = outcome {
+        if case .relay(let sender, _) = outcome {
             for id in connected where id != sender { frames[id, default: []].append(bytes) }
         }
         return outcome

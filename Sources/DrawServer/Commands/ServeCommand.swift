@@ -44,6 +44,24 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeoutSeconds: Int?
     @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
     var turnRetention: Int?
+    @Option(help: "Open WebSocket connections per client IP address, 0 for no cap (env DRAWSERVER_MAX_CONNECTIONS_PER_IP; default 8).")
+    var maxConnectionsPerIp: Int?
+    @Option(help: "Comma-separated origins (scheme://host[:port]) allowed to open a WebSocket; others get 403 (env DRAWSERVER_ALLOWED_ORIGINS; default any).")
+    var allowedOrigins: String?
+    @Option(help: "Seconds between heartbeat pings, 0 to disable (env DRAWSERVER_PING_INTERVAL_SECONDS; default 20).")
+    var pingIntervalSeconds: Int?
+    @Option(help: "Seconds a client has to answer a ping before it is cut off (env DRAWSERVER_PING_TIMEOUT_SECONDS; default 10).")
+    var pingTimeoutSeconds: Int?
+    @Option(help: "Chat and guesses per connection, N/Ts (env DRAWSERVER_CHAT_RATE; default 5/3s).")
+    var chatRate: String?
+    @Option(help: "Drawing frames per connection (env DRAWSERVER_FRAME_RATE; default 120/1s).")
+    var frameRate: String?
+    @Option(help: "Drawing points per connection (env DRAWSERVER_POINT_RATE; default 4000/1s).")
+    var pointRate: String?
+    @Option(help: "Room creations and joins per connection (env DRAWSERVER_JOIN_RATE; default 10/60s).")
+    var joinRate: String?
+    @Option(help: "Room creations per client IP address (env DRAWSERVER_IP_ROOM_RATE; default 30/60s).")
+    var ipRoomRate: String?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
     var conformanceEcho = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
@@ -73,6 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
         configuration.limits.conformanceEcho = conformanceEcho || env.bool("DRAWSERVER_CONFORMANCE_ECHO") == true
 
+        try applyLimits(to: &configuration.limits, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
         if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
@@ -111,6 +130,36 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger
         ))
         try await group.run()
+    }
+
+    private func applyLimits(to limits: inout ServerConfiguration.Limits, env: Environment) throws {
+        if let cap = try maxConnectionsPerIp ?? env.int("DRAWSERVER_MAX_CONNECTIONS_PER_IP") {
+            guard cap >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
+            limits.maxConnectionsPerIP = cap
+        }
+        if let list = allowedOrigins ?? env.string("DRAWSERVER_ALLOWED_ORIGINS") {
+            let origins = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !origins.isEmpty else { throw ValidationError("--allowed-origins needs at least one origin") }
+            limits.allowedOrigins = Set(origins)
+        }
+        if let seconds = try pingIntervalSeconds ?? env.int("DRAWSERVER_PING_INTERVAL_SECONDS") {
+            guard (0...3600).contains(seconds) else { throw ValidationError("--ping-interval-seconds must be 0...3600") }
+            limits.pingIntervalSeconds = seconds
+        }
+        if let seconds = try pingTimeoutSeconds ?? env.int("DRAWSERVER_PING_TIMEOUT_SECONDS") {
+            guard (1...3600).contains(seconds) else { throw ValidationError("--ping-timeout-seconds must be 1...3600") }
+            limits.pingTimeoutSeconds = seconds
+        }
+        func rate(_ flag: String?, _ key: String, _ name: String, _ current: Rate) throws -> Rate {
+            guard let text = flag ?? env.string(key) else { return current }
+            guard let parsed = Rate(parsing: text) else { throw ValidationError("--\(name) must look like 5/3s or 120/1s, not \(text)") }
+            return parsed
+        }
+        limits.chatRate = try rate(chatRate, "DRAWSERVER_CHAT_RATE", "chat-rate", limits.chatRate)
+        limits.frameRate = try rate(frameRate, "DRAWSERVER_FRAME_RATE", "frame-rate", limits.frameRate)
+        limits.pointRate = try rate(pointRate, "DRAWSERVER_POINT_RATE", "point-rate", limits.pointRate)
+        limits.joinRate = try rate(joinRate, "DRAWSERVER_JOIN_RATE", "join-rate", limits.joinRate)
+        limits.roomCreationsPerIP = try rate(ipRoomRate, "DRAWSERVER_IP_ROOM_RATE", "ip-room-rate", limits.roomCreationsPerIP)
     }
 
     private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {

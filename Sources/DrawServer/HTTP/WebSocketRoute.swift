@@ -3,11 +3,13 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import Rooms
 
 extension GameServer {
     /// Serves one `/ws` connection until it closes: a writer task drains the outbox, a
-    /// watchdog enforces the hello deadline, and this task reads and dispatches messages.
+    /// watchdog enforces the hello deadline, a heartbeat pings and cuts off silent peers,
+    /// and this task reads and dispatches messages.
     ///
     /// Errors from the inbound stream (invalid UTF-8, a protocol violation) are rethrown
     /// after clean-up so the WebSocket layer closes with the matching code (1007, 1002).
@@ -16,9 +18,19 @@ extension GameServer {
         let hardClose: @Sendable () -> Void = { channel.close(promise: nil) }
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
-        var session = ClientSession(server: self, outbox: outbox)
+        let ip = channel.remoteAddress?.ipAddress ?? "unknown"
+        var session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
         let connection = session.connection
-        register(connection, outbox: outbox)
+        guard register(connection, outbox: outbox, ip: ip) else {
+            try? await outbound.close(.policyViolation, reason: "too many connections from your address")
+            return
+        }
+        let activity = ActivityMonitor()
+        activity.touch()
+        try? await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHandler(ActivityMonitor.Handler(activity), position: .first)
+        }.get()
+
         var inboundError: (any Error)?
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -29,6 +41,9 @@ extension GameServer {
                 if !Task.isCancelled, !self.hasSaidHello(connection) {
                     outbox.close(code: 4003, reason: "no hello within \(limits.helloTimeoutSeconds) s")
                 }
+            }
+            group.addTask {
+                await Self.heartbeat(outbox: outbox, activity: activity, limits: limits, hardClose: hardClose)
             }
             do {
                 for try await message in inbound.messages(maxSize: limits.maxBinaryFrameBytes) {
@@ -49,6 +64,29 @@ extension GameServer {
             group.cancelAll()
         }
         if let inboundError { throw inboundError }
+    }
+
+    /// Pings every interval; a peer that sends nothing at all (not even the pong) within
+    /// the timeout is cut off, which the room sees as a disconnect.
+    static func heartbeat(outbox: Outbox, activity: ActivityMonitor, limits: ServerConfiguration.Limits, hardClose: @Sendable () -> Void) async {
+        guard limits.pingIntervalSeconds > 0 else { return }
+        var payload = 0 as UInt64
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: .seconds(limits.pingIntervalSeconds))
+                let sentAt = activity.nowMs
+                payload &+= 1
+                outbox.send(.ping(payload))
+                try await Task.sleep(for: .seconds(limits.pingTimeoutSeconds))
+                if activity.lastReadMs < sentAt {
+                    outbox.close(code: 1001, reason: "no answer to ping", flush: false)
+                    hardClose()
+                    return
+                }
+            } catch {
+                return
+            }
+        }
     }
 }
 

@@ -5,17 +5,22 @@ import NIOCore
 import Rooms
 
 /// One WebSocket connection's inbound side: hello, then each message dispatched to the
-/// lobby or the player's room, strictly one at a time and in order.
+/// lobby or the player's room, strictly one at a time and in order, within the
+/// connection's rate limits.
 struct ClientSession {
     let server: GameServer
     let connection: ConnectionID
     let outbox: Outbox
+    let remoteIP: String
     private(set) var player: PlayerID?
+    private var limiter: ConnectionLimiter
 
-    init(server: GameServer, outbox: Outbox) {
+    init(server: GameServer, outbox: Outbox, remoteIP: String) {
         self.server = server
         self.connection = server.newConnectionID()
         self.outbox = outbox
+        self.remoteIP = remoteIP
+        self.limiter = ConnectionLimiter(limits: server.configuration.limits, now: server.clock.now)
     }
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
@@ -33,7 +38,8 @@ struct ClientSession {
     mutating func receiveText(_ bytes: [UInt8]) async {
         guard bytes.count <= limits.maxTextFrameBytes else {
             server.metrics.received("invalid", bytes: bytes.count)
-            return reply(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ""))
+            refuse(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ""))
+            return
         }
         switch ClientMessage.decode(bytes) {
         case .failure(let error):
@@ -41,18 +47,51 @@ struct ClientSession {
             reply(error)
         case .success(let message):
             server.metrics.received(message.type, bytes: bytes.count)
+            if let limited = rateLimit(message) {
+                refuse(limited)
+                return
+            }
             if let error = await dispatch(message) { reply(error.withRef(message.type)) }
         }
     }
 
-    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) async {
+    mutating func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) async {
         guard let player else {
             return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
         }
         guard let room = server.roomOf(player) else {
             return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
-        await room.draw(buffer, from: player, receivedAt: receivedAt)
+        let now = server.clock.now
+        guard limiter.allowFrame(now: now) else {
+            server.metrics.rateLimited.increment()
+            // Refused frames are dropped whole, like invalid ones; the notice is throttled.
+            if limiter.shouldNotify(now: now) {
+                reply(ProtocolError(.rateLimited, "drawing too fast: at most \(limits.frameRate) frames and \(limits.pointRate) points", ref: "binary"))
+            }
+            strike(now: now)
+            return
+        }
+        let points = await room.draw(buffer, from: player, receivedAt: receivedAt)
+        limiter.charge(points: points, now: server.clock.now)
+    }
+
+    /// Chat and guesses, and joining or creating rooms, have their own budgets.
+    private mutating func rateLimit(_ message: ClientMessage) -> ProtocolError? {
+        let now = server.clock.now
+        switch message {
+        case .chat, .guess:
+            guard limiter.allow(.chat, now: now) else {
+                return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages and guesses", ref: message.type)
+            }
+        case .create, .join, .quickplay:
+            guard limiter.allow(.join, now: now) else {
+                return ProtocolError(.rateLimited, "at most \(limits.joinRate) room creations and joins", ref: message.type)
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     private mutating func dispatch(_ message: ClientMessage) async -> ProtocolError? {
@@ -75,11 +114,14 @@ struct ClientSession {
             send(.rooms(server.publicRooms()))
             return nil
         case .create(let name, let isPublic, let settings):
+            guard server.allowRoomCreation(from: remoteIP) else {
+                return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
+            }
             return await server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
         case .join(let code):
             return await server.join(player, code: code, outbox: outbox)
         case .quickplay:
-            return await server.quickplay(player, outbox: outbox)
+            return await server.quickplay(player, outbox: outbox, remoteIP: remoteIP)
         case .leave:
             return await server.leave(player)
         case .invite(let target):
@@ -92,7 +134,7 @@ struct ClientSession {
     /// The connection ended, however it ended.
     func closed() async {
         outbox.finish()
-        await server.connectionClosed(connection, player: player, outbox: outbox)
+        await server.connectionClosed(connection, player: player, outbox: outbox, ip: remoteIP)
     }
 
     func send(_ message: ServerMessage) {
@@ -101,6 +143,19 @@ struct ClientSession {
 
     func reply(_ error: ProtocolError) {
         send(.error(error))
+    }
+
+    /// A refusal that counts towards sustained abuse.
+    private mutating func refuse(_ error: ProtocolError) {
+        if error.code == .rateLimited { server.metrics.rateLimited.increment() }
+        reply(error)
+        strike(now: server.clock.now)
+    }
+
+    private mutating func strike(now: Timestamp) {
+        if limiter.strike(now: now) {
+            outbox.close(code: 1008, reason: "too many refused messages", flush: true)
+        }
     }
 }
 

@@ -22,6 +22,10 @@ struct ConnectionWriter {
                         try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: buffer)))
                     case .binary(let buffer):
                         try await outbound.write(.binary(buffer))
+                    case .ping(let payload):
+                        var data = ByteBuffer()
+                        data.writeInteger(payload)
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: data)))
                     }
                 }
                 if let close = batch.close {
@@ -45,7 +49,7 @@ struct ConnectionWriter {
         var pending: ByteBuffer?
         for frame in frames {
             switch frame {
-            case .text:
+            case .text, .ping:
                 if let run = pending { out.append(.binary(run)) }
                 pending = nil
                 out.append(frame)

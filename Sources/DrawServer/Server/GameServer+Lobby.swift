@@ -43,7 +43,7 @@ extension GameServer {
     }
 
     /// `quickplay`: the fullest public room in `lobby` with a free seat, else a new public room.
-    func quickplay(_ player: PlayerID, outbox: Outbox) async -> ProtocolError? {
+    func quickplay(_ player: PlayerID, outbox: Outbox, remoteIP: String) async -> ProtocolError? {
         let lookup: Result<(String, [RoomCode]), ProtocolError> = withLobby { lobby in
             guard let record = lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
             if let current = record.room { return .failure(ProtocolError(.alreadyInRoom, "you are in room \(current); leave it first")) }
@@ -57,6 +57,9 @@ extension GameServer {
             guard let room = room(code) else { continue }
             // Another player may have taken the last seat meanwhile: try the next room.
             if await room.join(player, name: name, outbox: outbox) == nil { return nil }
+        }
+        guard allowRoomCreation(from: remoteIP) else {
+            return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
         }
         return await create(by: player, name: nil, isPublic: true, settings: SettingsPatch(), outbox: outbox)
     }

@@ -25,6 +25,9 @@ final class GameServer: Sendable {
         /// Every open WebSocket connection, greeted or not.
         var outboxes: [ConnectionID: Outbox] = [:]
         var greeted: Set<ConnectionID> = []
+        /// Open connections and room-creation budgets per client IP address.
+        var connectionsByIP: [String: Int] = [:]
+        var roomCreationsByIP: [String: TokenBucket] = [:]
     }
 
     private let directory: Mutex<Directory>
@@ -53,12 +56,43 @@ final class GameServer: Sendable {
     /// Open WebSocket connections.
     var connectionCount: Int { directory.withLock { $0.outboxes.count } }
 
-    func register(_ connection: ConnectionID, outbox: Outbox) {
-        let count = directory.withLock { d in
+    /// Registers a new connection; false when its IP address already has the most
+    /// connections allowed (the caller closes it with 1008).
+    func register(_ connection: ConnectionID, outbox: Outbox, ip: String) -> Bool {
+        let cap = configuration.limits.maxConnectionsPerIP
+        let (accepted, count) = directory.withLock { d -> (Bool, Int) in
+            let current = d.connectionsByIP[ip, default: 0]
+            guard cap == 0 || current < cap else { return (false, d.outboxes.count) }
+            d.connectionsByIP[ip] = current + 1
             d.outboxes[connection] = outbox
-            return d.outboxes.count
+            return (true, d.outboxes.count)
         }
         metrics.connections.record(count)
+        return accepted
+    }
+
+    /// Open connections from `ip`.
+    func connections(from ip: String) -> Int {
+        directory.withLock { $0.connectionsByIP[ip, default: 0] }
+    }
+
+    /// Spends one of `ip`'s room creations; false when its budget is used up.
+    func allowRoomCreation(from ip: String) -> Bool {
+        let now = clock.now
+        let rate = configuration.limits.roomCreationsPerIP
+        return directory.withLock { d in
+            var bucket = d.roomCreationsByIP[ip] ?? TokenBucket(rate, now: now)
+            let allowed = bucket.take(now: now)
+            d.roomCreationsByIP[ip] = bucket
+            // Forget addresses whose budget is full again, so the map stays small.
+            if d.roomCreationsByIP.count > 10_000 {
+                d.roomCreationsByIP = d.roomCreationsByIP.filter { entry in
+                    var copy = entry.value
+                    return !copy.take(Double(rate.count), now: now)
+                }
+            }
+            return allowed
+        }
     }
 
     /// `hello`: registers the connection, closes an older one of the same player with
@@ -86,10 +120,14 @@ final class GameServer: Sendable {
     }
 
     /// The connection closed: the player keeps its seat for the grace period.
-    func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox) async {
+    func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox, ip: String) async {
         let now = clock.now
         let (room, count): (RoomActor?, Int) = directory.withLock { d in
-            if d.outboxes[connection] === outbox { d.outboxes[connection] = nil }
+            if d.outboxes[connection] === outbox {
+                d.outboxes[connection] = nil
+                let left = d.connectionsByIP[ip, default: 1] - 1
+                d.connectionsByIP[ip] = left > 0 ? left : nil
+            }
             d.greeted.remove(connection)
             guard let player, d.lobby.players[player]?.connection == connection else { return (nil, d.outboxes.count) }
             d.lobby.disconnected(player, connection: connection, now: now)

@@ -13,10 +13,13 @@ final class Outbox: Sendable {
     enum Frame: Sendable {
         case text(ByteBuffer)
         case binary(ByteBuffer)
+        /// A heartbeat ping with this payload.
+        case ping(UInt64)
 
         var byteCount: Int {
             switch self {
             case .text(let buffer), .binary(let buffer): buffer.readableBytes
+            case .ping: 8
             }
         }
     }

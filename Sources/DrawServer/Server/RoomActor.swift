@@ -76,11 +76,13 @@ actor RoomActor {
 
     // MARK: - Drawing (the hot path)
 
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) {
+    /// Returns the points the frame added (0 when it was refused), for the sender's budget.
+    @discardableResult
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
         let now = server.clock.now
         let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
         switch outcome {
-        case .relay(let sender):
+        case .relay(let sender, let points):
             var recipients = 0
             for (id, outbox) in outboxes where id != sender {
                 outbox.send(.binary(frame))
@@ -91,8 +93,10 @@ actor RoomActor {
             }
             server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
             server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
+            return points
         case .rejected(let error):
             deliver(.error(error), to: .player(player))
+            return 0
         }
     }
 

@@ -1,0 +1,59 @@
+import Rooms
+
+/// The rate limits of one connection (protocol section 2.3 `rate_limited`, 1008 on
+/// sustained abuse). Owned by its session, which handles messages one at a time.
+struct ConnectionLimiter {
+    private var chat: TokenBucket
+    private var frames: TokenBucket
+    private var points: TokenBucket
+    private var joins: TokenBucket
+    private var strikes: [Timestamp] = []
+    private var lastNotice: Timestamp?
+    private let limits: ServerConfiguration.Limits
+
+    init(limits: ServerConfiguration.Limits, now: Timestamp) {
+        self.limits = limits
+        chat = TokenBucket(limits.chatRate, now: now)
+        frames = TokenBucket(limits.frameRate, now: now)
+        points = TokenBucket(limits.pointRate, now: now)
+        joins = TokenBucket(limits.joinRate, now: now)
+    }
+
+    enum Kind {
+        case chat
+        case join
+    }
+
+    mutating func allow(_ kind: Kind, now: Timestamp) -> Bool {
+        switch kind {
+        case .chat: chat.take(now: now)
+        case .join: joins.take(now: now)
+        }
+    }
+
+    /// A drawing frame may go to the room if the frame budget has a token and the point
+    /// budget is not in debt.
+    mutating func allowFrame(now: Timestamp) -> Bool {
+        points.hasTokens(now: now) && frames.take(now: now)
+    }
+
+    /// Points are known once the room accepted the frame.
+    mutating func charge(points count: Int, now: Timestamp) {
+        points.charge(Double(count), now: now)
+    }
+
+    /// Records a refusal; true when they add up to sustained abuse.
+    mutating func strike(now: Timestamp) -> Bool {
+        strikes.append(now)
+        strikes.removeAll { now - $0 > limits.abuseWindowMs }
+        return strikes.count >= limits.abuseStrikes
+    }
+
+    /// Whether to tell the client about a refused drawing frame now: at most twice a second,
+    /// so the notices cannot become a flood of their own.
+    mutating func shouldNotify(now: Timestamp) -> Bool {
+        if let last = lastNotice, now - last < 500 { return false }
+        lastNotice = now
+        return true
+    }
+}

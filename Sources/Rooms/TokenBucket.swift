@@ -1,0 +1,75 @@
+/// A token bucket: `capacity` tokens, refilled continuously at `capacity` per `periodMs`.
+///
+/// Used for every rate limit (chat, drawing frames and points, joins, room creations).
+/// Time comes in with each call, so limits are tested without waiting.
+public struct TokenBucket: Sendable, Hashable {
+    public let capacity: Double
+    public let periodMs: Double
+    private var tokens: Double
+    private var updated: Timestamp
+
+    public init(_ rate: Rate, now: Timestamp) {
+        capacity = Double(max(1, rate.count))
+        periodMs = Double(max(1, rate.periodMs))
+        tokens = capacity
+        updated = now
+    }
+
+    /// Takes `cost` tokens if there are enough; false (and nothing taken) otherwise.
+    public mutating func take(_ cost: Double = 1, now: Timestamp) -> Bool {
+        refill(now)
+        guard tokens >= cost else { return false }
+        tokens -= cost
+        return true
+    }
+
+    /// Takes `cost` even into debt: later requests wait until the debt is paid back.
+    /// For costs only known after the work was done (points in a drawing frame).
+    public mutating func charge(_ cost: Double, now: Timestamp) {
+        refill(now)
+        tokens = max(tokens - cost, -capacity)
+    }
+
+    /// True when at least one token is available.
+    public mutating func hasTokens(now: Timestamp) -> Bool {
+        refill(now)
+        return tokens >= 1
+    }
+
+    private mutating func refill(_ now: Timestamp) {
+        let elapsed = Double(max(0, now - updated))
+        tokens = min(capacity, tokens + elapsed * capacity / periodMs)
+        updated = now
+    }
+}
+
+/// "N per period", written `N/Ts` (`5/3s`, `120/1s`, `10/60s`) or `N/Tms`.
+public struct Rate: Sendable, Hashable, CustomStringConvertible {
+    public var count: Int
+    public var periodMs: Int
+
+    public init(_ count: Int, perMs periodMs: Int) {
+        self.count = count
+        self.periodMs = periodMs
+    }
+
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let count = Int(parts[0]), count > 0 else { return nil }
+        let period = parts[1]
+        let milliseconds: Int?
+        if period.hasSuffix("ms") {
+            milliseconds = Int(period.dropLast(2))
+        } else if period.hasSuffix("s") {
+            milliseconds = Int(period.dropLast()).map { $0 * 1000 }
+        } else {
+            milliseconds = nil
+        }
+        guard let milliseconds, milliseconds > 0 else { return nil }
+        self.init(count, perMs: milliseconds)
+    }
+
+    public var description: String {
+        periodMs % 1000 == 0 ? "\(count)/\(periodMs / 1000)s" : "\(count)/\(periodMs)ms"
+    }
+}
