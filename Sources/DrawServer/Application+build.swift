@@ -41,7 +41,9 @@ func buildApplication(
 
     let webSocketRouter = Router(context: DrawRequestContext.self)
     webSocketRouter.ws("/ws", shouldUpgrade: { request, context in
-        runtime.upgradeRefusal(request, context: context) == nil ? .upgrade([:]) : .dontUpgrade
+        guard let refusal = runtime.upgradeRefusal(request, context: context) else { return .upgrade([:]) }
+        HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: context.channel)
+        return .dontUpgrade
     }) { inbound, outbound, context in
         try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
     }

@@ -116,7 +116,7 @@ final class TestClient {
     /// Waits for the next JSON message whose `t` is `type` (and that `matches`).
     @discardableResult
     func next(
-        _ type: String, within seconds: Double = 5, where matches: ([String: JSONValue]) -> Bool = { _ in true },
+        _ type: String, within seconds: Double = 10, where matches: ([String: JSONValue]) -> Bool = { _ in true },
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> [String: JSONValue] {
         let deadline = ContinuousClock.now + .seconds(seconds)
@@ -134,7 +134,7 @@ final class TestClient {
     }
 
     /// Waits for the next binary frame.
-    func nextBinary(within seconds: Double = 5) async throws -> [UInt8] {
+    func nextBinary(within seconds: Double = 10) async throws -> [UInt8] {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             guard let event = await nextEvent(within: seconds) else { break }
@@ -144,14 +144,14 @@ final class TestClient {
     }
 
     /// Collects binary frames until `count` bytes arrived (the server may merge frames).
-    func nextBinary(bytes count: Int, within seconds: Double = 5) async throws -> [UInt8] {
+    func nextBinary(bytes count: Int, within seconds: Double = 10) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         while bytes.count < count { bytes += try await nextBinary(within: seconds) }
         return bytes
     }
 
     /// Waits for the connection to close and returns its close code.
-    func closeCode(within seconds: Double = 5) async -> Int? {
+    func closeCode(within seconds: Double = 10) async -> Int? {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             guard let event = await nextEvent(within: seconds) else { return nil }

@@ -1,0 +1,159 @@
+import Canvas
+import Foundation
+import Rooms
+import Testing
+@testable import DrawServer
+
+@Suite("Abuse limits and liveness", .serialized, .timeLimit(.minutes(3)))
+struct AbuseTests {
+    @Test func chatBeyondFivePerThreeSecondsIsRateLimitedAndNeverJudged() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await seat(ada, [bob])
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+            for i in 0..<5 { bob.send(#"{"t":"chat","text":"guess \#(i)"}"#) }
+            bob.send(#"{"t":"guess","text":"\#(word)"}"#)
+            let error = try await bob.next("error")
+            #expect(error["code"]?.stringValue == "rate_limited")
+            #expect(error["ref"]?.stringValue == "guess")
+            try await Task.sleep(for: .milliseconds(200))
+            bob.send(#"{"t":"rooms"}"#)
+            try await bob.next("rooms")
+            #expect(!bob.history.contains { if case .json(.object(let o)) = $0 { o["t"] == .string("guessed") } else { false } },
+                    "the rate-limited correct guess was not judged")
+        }
+    }
+
+    @Test func drawingFloodIsCappedPerSecond() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await seat(ada, [bob])
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await ada.next("turn")
+            let dot = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 11, y: 11))
+            for _ in 0..<400 { ada.send(binary: dot) }
+            let error = try await ada.next("error")
+            #expect(error["code"]?.stringValue == "rate_limited")
+            try await Task.sleep(for: .milliseconds(300))
+            var received = 0
+            while let event = await bob.nextEvent(within: 0.3) {
+                if case .binary(let bytes) = event { received += bytes.count / dot.count }
+            }
+            #expect(received >= 120 && received < 400, "relayed \(received) of 400 frames")
+        }
+    }
+
+    @Test func sustainedAbuseCloses1008() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            try await client.hello("Spam")
+            for _ in 0..<40 { client.send(#"{"t":"chat","text":"spam"}"#) }
+            #expect(await client.closeCode() == 1008)
+        }
+    }
+
+    @Test func connectionsPerIPAreCapped() async throws {
+        try await withServer({ $0.limits.maxConnectionsPerIP = 3 }) { port in
+            var clients: [TestClient] = []
+            for i in 0..<3 {
+                let client = TestClient.connect(port: port)
+                try await client.hello("P\(i)")
+                clients.append(client)
+            }
+            let refused = try RawWebSocket(port: port)
+            #expect(refused.status == 429)
+            clients[0].close()
+            _ = await clients[0].closeCode()
+            try await Task.sleep(for: .milliseconds(100))
+            let admitted = TestClient.connect(port: port)
+            try await admitted.hello("Later")
+        }
+    }
+
+    @Test func originsOutsideTheListGet403() async throws {
+        try await withServer({ $0.limits.allowedOrigins = ["https://draw.example"] }) { port async throws in
+            #expect(try RawWebSocket(port: port, origin: "https://evil.example").status == 403)
+            #expect(try RawWebSocket(port: port, origin: "https://draw.example").status == 101)
+            #expect(try RawWebSocket(port: port).status == 101, "clients without Origin (native apps) are allowed")
+        }
+    }
+
+    @Test func aClientThatStopsReadingIsClosedAndKeepsItsSeat() async throws {
+        try await withServer({ configuration in
+            configuration.limits.outboundQueueBytes = 64 * 1024
+            configuration.limits.frameRate = Rate(10_000, perMs: 1_000)
+            configuration.limits.pointRate = Rate(10_000_000, perMs: 1_000)
+            configuration.room.maxTurnStrokeBytes = 64 << 20
+        }) { port in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            let code = try await seat(ada, [])
+            let slow = try RawWebSocket(port: port, receiveBuffer: 4096)
+            slow.sendText(#"{"t":"hello","name":"Slow"}"#)
+            slow.sendText(#"{"t":"join","code":"\#(code)"}"#)
+            try await ada.next("joined")
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await ada.next("turn")
+            // Big valid frames: a 1,024-point zig-zag, over and over.
+            var cursor = StrokeCursor()
+            let zigzag = FrameCodec.encode([
+                .begin(tool: .pen, color: .black, width: 3, at: Point(x: 0, y: 0)),
+                .points((0..<1024).map { Point(x: Int32($0 % 2 == 0 ? 790 : 10), y: Int32($0 % 600)) }),
+                .end,
+            ], cursor: &cursor)
+            let start = ContinuousClock.now
+            var disconnected = false
+            while !disconnected, ContinuousClock.now - start < .seconds(30) {
+                for _ in 0..<50 { ada.send(binary: zigzag) }
+                while let event = await ada.nextEvent(within: 0.05) {
+                    if case .json(.object(let room)) = event, room["t"] == .string("room"),
+                       room["players"]?.arrayValue?.contains(where: { $0.objectValue?["name"]?.stringValue == "Slow" && $0.objectValue?["connected"]?.boolValue == false }) == true {
+                        disconnected = true
+                    }
+                }
+            }
+            #expect(disconnected, "the slow reader was disconnected")
+            #expect(slow.drain(seconds: 10) == nil, "its socket was closed by the server")
+            let room = try await HTTP.get(port: port, path: "/metrics")
+            #expect(room.text.contains("drawserver_queue_overflows_total 1"))
+        }
+    }
+
+    @Test func silentPeersAreCutOffByTheHeartbeat() async throws {
+        try await withServer({ configuration in
+            configuration.limits.pingIntervalSeconds = 1
+            configuration.limits.pingTimeoutSeconds = 1
+        }) { port in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            let code = try await seat(ada, [])
+            let silent = try RawWebSocket(port: port)
+            silent.sendText(#"{"t":"hello","name":"Ghost"}"#)
+            silent.sendText(#"{"t":"join","code":"\#(code)"}"#)
+            try await ada.next("joined")
+            let start = ContinuousClock.now
+            try await ada.next("room", within: 6) { room in
+                room["players"]?.arrayValue?.contains { $0.objectValue?["name"]?.stringValue == "Ghost" && $0.objectValue?["connected"]?.boolValue == false } ?? false
+            }
+            let took = ContinuousClock.now - start
+            #expect(took < .seconds(4), "interval + timeout is 2 s; took \(took)")
+            // The well-behaved client answers pings and stays.
+            try await Task.sleep(for: .seconds(2.5))
+            ada.send(#"{"t":"rooms"}"#)
+            try await ada.next("rooms")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A WebSocket peer over a plain socket, for misbehaving clients: one that stops reading,
+/// never answers pings, or sends what a well-behaved library would not.
+final class RawWebSocket {
+    let socket: Int32
+    /// The HTTP status of the upgrade answer (101 when it became a WebSocket).
+    private(set) var status = 0
+
+    init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let origin { request += "Origin: \(origin)\r\n" }
+        request += "\r\n"
+        write(Array(request.utf8))
+        // Read the answer's head byte by byte so no WebSocket data is consumed with it.
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard recv(socket, &byte, 1, 0) == 1 else { break }
+            head.append(byte)
+        }
+        let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
+        status = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    deinit { Glibc.close(socket) }
+
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return }
+            offset += sent
+        }
+    }
+
+    /// A masked client frame.
+    func sendFrame(opcode: UInt8, _ payload: [UInt8]) {
+        var frame: [UInt8] = [0x80 | opcode]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else if payload.count < 65_536 {
+            frame.append(0x80 | 126)
+            frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+        }
+        let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        write(frame)
+    }
+
+    func sendText(_ text: String) { sendFrame(opcode: 1, Array(text.utf8)) }
+
+    /// Reads whatever arrives within `seconds`; nil once the server closed the connection.
+    func drain(seconds: Double) -> Int? {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let deadline = Date().addingTimeInterval(seconds)
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        while Date() < deadline {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return nil }
+            if count < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                return nil
+            }
+            total += count
+        }
+        return total
+    }
+}
