@@ -66,7 +66,7 @@ func buildApplication(
     let maxFrame = limits.conformanceEcho ? max(maxMessage, limits.conformanceMaxMessageBytes) : maxMessage
     let webSocket = WebSocketServerConfiguration(
         maxFrameSize: maxFrame,
-        extensions: limits.permessageDeflate ? [.perMessageDeflate(maxDecompressedFrameSize: maxFrame)] : [],
+        extensions: limits.permessageDeflate ? [InflateLimitExtensionBuilder.factory(maxDecompressedFrameSize: maxFrame)] : [],
         // The session's own heartbeat pings (interval and timeout configurable).
         autoPing: .disabled,
         validateUTF8: true

@@ -92,3 +92,23 @@ struct ConnectionTests {
         }
     }
 }
+
+@Suite("Compression limits", .timeLimit(.minutes(1)))
+struct CompressionTests {
+    @Test func compressedPlayWorksAndADeflateBombCloses1009() async throws {
+        try await withServer({ $0.limits.permessageDeflate = true }) { port in
+            let fine = TestClient.connect(port: port, compression: true)
+            try await fine.hello("Zip")
+            fine.send(#"{"t":"rooms"}"#)
+            try await fine.next("rooms")
+            let bomb = TestClient.connect(port: port, compression: true)
+            try await bomb.hello("Bomb")
+            // 1 MB of spaces compresses to about a kilobyte and inflates far past 64 KiB.
+            bomb.send(#"{"t":"chat","text":""# + String(repeating: " ", count: 1_000_000) + #""}"#)
+            let code = await bomb.closeCode()
+            #expect(code == 1009, "history: \(bomb.history.suffix(3))")
+            fine.send(#"{"t":"rooms"}"#)
+            try await fine.next("rooms")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
+import HummingbirdWSCompression
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -44,7 +45,7 @@ final class TestClient {
         task.cancel()
     }
 
-    static func connect(port: Int, path: String = "/ws", headers: [String: String] = [:]) -> TestClient {
+    static func connect(port: Int, path: String = "/ws", headers: [String: String] = [:], compression: Bool = false) -> TestClient {
         let eventSink = EventQueue<Event>()
         let (outgoing, outgoingSink) = AsyncStream.makeStream(of: Outgoing.self)
         var logger = Logger(label: "test-client")
@@ -53,7 +54,10 @@ final class TestClient {
         for (name, value) in headers {
             if let field = HTTPField.Name(name) { fields[field] = value }
         }
-        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 20, additionalHeaders: fields)
+        let configuration = WebSocketClientConfiguration(
+            maxFrameSize: 1 << 20, additionalHeaders: fields,
+            extensions: compression ? [.perMessageDeflate(maxDecompressedFrameSize: 1 << 20, minFrameSizeToCompress: 16)] : []
+        )
         let task = Task {
             var closeCode: Int?
             do {
