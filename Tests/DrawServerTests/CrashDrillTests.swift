@@ -133,6 +133,7 @@ struct CrashDrillTests {
             committedGames = games
             checks += 1
         }
+        print("crash drill: \(Self.kills) SIGKILLs, integrity_check ok \(checks) times, \(committedTurns.count) finished turns and \(committedGames.count) games kept, \(resumedTotal) resumes")
         #expect(checks == Self.kills)
         #expect(committedTurns.count >= Self.kills, "turns finished during the drill: \(committedTurns.count)")
         #expect(resumedTotal > 0, "players resumed with their tokens after restarts")
