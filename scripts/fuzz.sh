@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh                       # the long run: 10 minutes per target
 #   scripts/fuzz.sh --seconds 30          # a short pass (what scripts/test.d/50-fuzz-smoke runs)
 #   scripts/fuzz.sh --target frames --seconds 3600 --asan
-#   scripts/fuzz.sh --merge               # then fold new coverage into fuzz/corpus/ (-merge=1)
+#   scripts/fuzz.sh --merge               # then fold new coverage into fuzz/corpus/ (-set_cover_merge=1)
 #
 # Options: --target frames|messages|both, --seconds N per target, --asan (also
 # AddressSanitizer: slower, separate build folder), --merge, --parallel (both targets at
@@ -41,13 +41,16 @@ case "$target" in
     *) echo "fuzz: --target frames|messages|both" >&2; exit 2 ;;
 esac
 
-# `swift build --sanitize fuzzer`, not `-Xswiftc -sanitize=fuzzer`: with SwiftPM's own
+# `swift build --sanitize fuzzer`, not only `-Xswiftc -sanitize=fuzzer`: with SwiftPM's own
 # option it does not rename the executables' entry point (`--defsym main=FuzzFrames_main`),
 # so libFuzzer's main links. -parse-as-library: the targets have no top-level code.
+# AddressSanitizer: NOT a second `--sanitize address` (SwiftPM passes it to swiftc as a
+# separate -sanitize= option and the last one wins, dropping the coverage instrumentation
+# silently) but one combined -sanitize=fuzzer,address after SwiftPM's own.
 sanitizers=(--sanitize fuzzer)
 scratch=.build-fuzz
 if $asan; then
-    sanitizers+=(--sanitize address)
+    sanitizers+=(-Xswiftc -sanitize=fuzzer,address)
     scratch=.build-fuzz-asan
 fi
 (cd fuzz && swift build -c release "${sanitizers[@]}" -Xswiftc -parse-as-library --scratch-path "$scratch")
@@ -74,7 +77,7 @@ run_target() { # $1: frames|messages
     "$(binary_of "$name")" $(options_of "$name") -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" \
         "$corpus" "$root/fuzz/corpus/$name" >"$log" 2>&1 || rc=$?
-    python3 - "$log" "$name" "$rc" <<'EOF'
+    if python3 - "$log" "$name" "$rc" <<'EOF'
 import re, sys
 log, name, rc = sys.argv[1], sys.argv[2], int(sys.argv[3])
 text = open(log, errors="replace").read()
@@ -87,7 +90,11 @@ print("%s: %s runs, %s exec/s, coverage %s edges (%s at start), %s features, cor
     last[1], inited.group(1) if inited else "?", last[2], last[3], last[4],
     stats.get("new_units_added", "?"), stats.get("peak_rss_mb", "?"),
     "no crash" if rc == 0 else "CRASH (exit %d)" % rc))
+if rc == 0 and not inited:
+    print("fuzz: %s reported no coverage: the build is not instrumented (-sanitize=fuzzer lost?)" % name)
+    sys.exit(1)
 EOF
+    then :; else rc=1; fi
     if [ $rc -ne 0 ]; then
         grep -E "invariant violated|Fatal error|ERROR: |SUMMARY|Test unit written" "$log" | head -20 >&2
         grep -E "^ *#[0-9]+ 0x" "$log" | head -25 >&2 || true
@@ -96,7 +103,7 @@ EOF
             echo "fuzz: input $file ($(wc -c <"$file") bytes):" >&2
             python3 -c 'import sys; print(open(sys.argv[1], "rb").read()[:512].hex(" "))' "$file" >&2
         done
-        echo "fuzz: $name crashed; log $log, inputs under $artifacts" >&2
+        echo "fuzz: $name failed; log $log, crashing inputs (if any) under $artifacts" >&2
         return 1
     fi
     if $merge; then
@@ -104,7 +111,7 @@ EOF
         merged=$(mktemp -d)
         cp "$root/fuzz/corpus/$name"/seed-* "$merged/" 2>/dev/null || true
         # Keep the hand-written seeds, then add only generated inputs that add coverage.
-        "$(binary_of "$name")" $(options_of "$name") -merge=1 "$merged" "$root/fuzz/corpus/$name" "$corpus" \
+        "$(binary_of "$name")" $(options_of "$name") -set_cover_merge=1 "$merged" "$root/fuzz/corpus/$name" "$corpus" \
             >"$work/$name-merge.log" 2>&1
         rm -f "$root/fuzz/corpus/$name"/[0-9a-f]*
         for file in "$merged"/*; do
