@@ -56,6 +56,10 @@ fi
 (cd fuzz && swift build -c release "${sanitizers[@]}" -Xswiftc -parse-as-library --scratch-path "$scratch")
 bin="$root/fuzz/$scratch/release"
 
+# The Swift runtime's own crash backtracer would take the trap (SIGILL) of a broken invariant
+# before libFuzzer's handler, and libFuzzer would then never write the crashing input.
+export SWIFT_BACKTRACE=enable=no
+
 binary_of() { case "$1" in frames) echo "$bin/FuzzFrames" ;; messages) echo "$bin/FuzzMessages" ;; esac; }
 options_of() {
     case "$1" in

@@ -10,6 +10,8 @@ import Canvas
 /// - header bit 7 set: the payload is NDJSON for `StrokeLog(ndjson:)`.
 ///
 /// Invariants checked (any violation traps, which libFuzzer reports as a crash):
+/// 0. `FrameCodec.decode` agrees with `referenceDecode`, an independent decoder written from
+///    the protocol text, on acceptance, operations and the cursor after the frame.
 /// 1. decode, validate, `Drawing.apply(frame:)` and `LiveCanvas.apply(frame:)` never crash
 ///    and agree on acceptance; a rejected frame changes neither the cursor nor the drawing.
 /// 2. Accepted: validate's summary counts match the decoded operations; the cursor after
@@ -85,6 +87,18 @@ private func checkFrame(_ frame: [UInt8], header: UInt8) {
         applied = .success(try drawing.apply(frame: frame))
     } catch {
         applied = .failure(error)
+    }
+
+    // The differential oracle: an independent decoder written from the protocol text.
+    let reference = referenceDecode(frame, size: size, start: start)
+    switch (decoded, reference) {
+    case let (.success(operations), (referenceOperations, referenceCursor)?):
+        check(operations == referenceOperations, "decode gave \(operations), the reference decoder \(referenceOperations)")
+        check(decodeCursor == referenceCursor, "decode cursor \(decodeCursor), reference \(referenceCursor)")
+    case (.failure, nil):
+        break
+    default:
+        check(false, "decode \(decoded) but the reference decoder \(reference == nil ? "rejects" : "accepts") the frame")
     }
 
     switch (decoded, validated, applied) {
@@ -198,4 +212,91 @@ private func checkStrokeLog(_ text: [UInt8]) {
     if log.size.width * log.size.height <= 256 * 256 {
         checkCompaction(drawing)
     }
+}
+
+/// An independent decoder written from the protocol text (section 5.2) alone, as plainly as
+/// possible: the differential oracle for `FrameScanner`, which decode, validate and apply
+/// all share. Returns the operations and the cursor after them, or nil when the protocol
+/// says the frame is invalid.
+func referenceDecode(_ bytes: [UInt8], size: CanvasSize, start: StrokeCursor) -> ([DrawOperation], StrokeCursor)? {
+    guard !bytes.isEmpty else { return nil }
+    var index = 0
+    var isOpen = start.isOpen
+    var last = (x: Int64(start.last.x), y: Int64(start.last.y))
+    var operations: [DrawOperation] = []
+    let width = Int64(size.width)
+    let height = Int64(size.height)
+
+    func byte() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        index += 1
+        return bytes[index - 1]
+    }
+    // uvarint: LEB128, at most 5 bytes, value within 32 bits.
+    func uvarint() -> UInt64? {
+        var value: UInt64 = 0
+        for group in 0..<5 {
+            guard let next = byte() else { return nil }
+            value |= UInt64(next & 0x7F) << (7 * group)
+            if next & 0x80 == 0 { return value <= UInt64(UInt32.max) ? value : nil }
+        }
+        return nil
+    }
+    // svarint: zigzag over 32 bits.
+    func svarint() -> Int64? {
+        guard let raw = uvarint() else { return nil }
+        return (raw & 1) == 0 ? Int64(raw >> 1) : -Int64(raw >> 1) - 1
+    }
+    func legal(_ x: Int64, _ y: Int64) -> Bool {
+        x >= -width && x < 2 * width && y >= -height && y < 2 * height
+    }
+    func point(_ x: Int64, _ y: Int64) -> Point { Point(x: Int32(x), y: Int32(y)) }
+
+    while index < bytes.count {
+        let opcode = bytes[index]
+        index += 1
+        switch opcode {
+        case 0x01:
+            guard let toolByte = byte(), toolByte <= 1,
+                  let r = byte(), let g = byte(), let b = byte(), let strokeWidth = byte(),
+                  (1...64).contains(strokeWidth),
+                  let x = svarint(), let y = svarint(), legal(x, y) else { return nil }
+            let tool: Tool = toolByte == 0 ? .pen : .eraser
+            operations.append(.begin(tool: tool, color: RGB(r: r, g: g, b: b), width: strokeWidth, at: point(x, y)))
+            isOpen = true
+            last = (x, y)
+        case 0x02:
+            guard isOpen, let n = uvarint(), (1...1024).contains(n) else { return nil }
+            var run: [Point] = []
+            for _ in 0..<n {
+                guard let dx = svarint(), let dy = svarint() else { return nil }
+                last = (last.x + dx, last.y + dy)
+                guard legal(last.x, last.y) else { return nil }
+                run.append(point(last.x, last.y))
+            }
+            operations.append(.points(run))
+        case 0x03:
+            guard isOpen else { return nil }
+            isOpen = false
+            operations.append(.end)
+        case 0x04:
+            guard let r = byte(), let g = byte(), let b = byte(), let x = uvarint(), let y = uvarint(),
+                  x < UInt64(width), y < UInt64(height) else { return nil }
+            isOpen = false
+            operations.append(.fill(color: RGB(r: r, g: g, b: b), at: Point(x: Int32(x), y: Int32(y))))
+        case 0x05:
+            isOpen = false
+            operations.append(.undo)
+        case 0x06:
+            isOpen = false
+            operations.append(.clear)
+        default:
+            return nil
+        }
+    }
+    var cursor = start
+    cursor.isOpen = isOpen
+    // The cursor's last point only moves with BEGIN and POINTS.
+    cursor.last = point(last.x, last.y)
+    return (operations, cursor)
 }

@@ -10,6 +10,8 @@ import Rooms
 /// 3. A failure is `bad_json` (with `ref` ""), `bad_message` or `too_large`; when the frame
 ///    is an object with a string `"t"`, `ref` is that `t` unless `"t"` itself was missing.
 /// 4. A decoded message written back as JSON decodes to the same message.
+/// 5. Every field of a decoded message equals that field in the parsed JSON tree (defaults
+///    and integer saturation applied): an oracle for the field mapping.
 @c(LLVMFuzzerTestOneInput)
 public func fuzzMessages(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
@@ -27,6 +29,7 @@ public func fuzzMessages(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .success(let message):
         check(knownTypes.contains(message.type), "decoded a message of unknown type \(message.type)")
         check(frameType == message.type, "message type \(message.type) but the frame's t is \(String(describing: frameType))")
+        checkAgainstRaw(message, parsed)
         let json = encode(message)
         let again = ClientMessage.decode(Array(json.utf8))
         check(again == .success(message), "\(message) written as \(json) decodes to \(again)")
@@ -92,4 +95,78 @@ private func encode(_ patch: SettingsPatch) -> [String: Any] {
     if let value = patch.customWords { fields["customWords"] = value }
     if let value = patch.customOnly { fields["customOnly"] = value }
     return fields
+}
+
+/// Each field the message carries must be the raw field's value in the parsed JSON tree
+/// (absent or null fields give the documented defaults, integers saturate at 1e15): checks
+/// the decoder's field mapping independently of how it is written. (The tree is the
+/// server's own `JSONValue.parse`, not a second parser: parsers legitimately differ on
+/// duplicate keys, see docs/RELIABILITY-conformance.md.)
+private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
+    guard case .object(let raw)? = tree else {
+        check(false, "decoded \(message) from a frame that is not a JSON object")
+        return
+    }
+    func value(_ object: [String: JSONValue], _ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+    func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+    func bool(_ value: JSONValue?) -> Bool? {
+        if case .bool(let flag)? = value { return flag }
+        return nil
+    }
+    func integer(_ value: JSONValue?) -> Int? {
+        guard case .number(let number)? = value else { return nil }
+        if number >= 1e15 { return 1_000_000_000_000_000 }
+        if number <= -1e15 { return -1_000_000_000_000_000 }
+        return Int(exactly: number)
+    }
+    func same(_ decoded: String?, _ key: String, in object: [String: JSONValue] = raw) {
+        check(decoded == string(value(object, key)), "field \(key): decoded \(String(describing: decoded)), raw \(String(describing: object[key]))")
+    }
+    func same(_ decoded: Bool, _ key: String, default fallback: Bool) {
+        let expected = value(raw, key) == nil ? fallback : bool(value(raw, key))
+        check(decoded == expected, "field \(key): decoded \(decoded), raw \(String(describing: raw[key]))")
+    }
+    func settingsObject() -> [String: JSONValue] {
+        if case .object(let object)? = value(raw, "settings") { return object }
+        return [:]
+    }
+    func compare(_ patch: SettingsPatch, _ object: [String: JSONValue]) {
+        let integers: [(Int?, String)] = [
+            (patch.rounds, "rounds"), (patch.drawTimeSec, "drawTimeSec"), (patch.maxPlayers, "maxPlayers"),
+            (patch.wordChoices, "wordChoices"), (patch.hints, "hints"),
+        ]
+        for (decoded, key) in integers {
+            check(decoded == integer(value(object, key)), "settings.\(key): decoded \(String(describing: decoded)), raw \(String(describing: object[key]))")
+        }
+        same(patch.language, "language", in: object)
+        check(patch.customOnly == bool(value(object, "customOnly")), "settings.customOnly: decoded \(String(describing: patch.customOnly)), raw \(String(describing: object["customOnly"]))")
+        var words: [String]?
+        if case .array(let items)? = value(object, "customWords") { words = items.compactMap { string($0) } }
+        check(patch.customWords == words, "settings.customWords: decoded \(String(describing: patch.customWords)), raw \(String(describing: object["customWords"]))")
+    }
+
+    check(string(raw["t"]) == message.type, "t is \(String(describing: raw["t"])), decoded \(message.type)")
+    switch message {
+    case let .hello(name, token):
+        same(name, "name")
+        same(token, "token")
+    case let .create(name, isPublic, settings):
+        same(name, "name")
+        same(isPublic, "public", default: false)
+        compare(settings, settingsObject())
+    case let .join(code): same(code, "code")
+    case let .invite(id), let .kick(id), let .votekick(id): same(id.rawValue, "playerId")
+    case let .settings(settings): compare(settings, settingsObject())
+    case let .ready(flag): same(flag, "ready", default: true)
+    case let .spectate(flag): same(flag, "on", default: true)
+    case let .chat(text), let .guess(text): same(text, "text")
+    case let .choose(index): check(index == integer(raw["index"]), "index \(index), raw \(String(describing: raw["index"]))")
+    case .rooms, .quickplay, .leave, .start, .skip: break
+    }
 }
