@@ -1,0 +1,168 @@
+import ArgumentParser
+import Canvas
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// `drawserver replay`: a load tester that plays the real game with many clients while
+/// drawers replay stroke logs, and measures what the guessers receive.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay stroke logs against a server with many real clients and measure delivery and latency.",
+        discussion: """
+        Load: R rooms of P clients each play the real game (hello, create/join by code, ready, \
+        choose); each room's drawer replays a stroke log frame by frame at the log's timing \
+        divided by --speed, looping over the logs (one pass per turn); guessers count and time \
+        every operation and guess the word once the pass has arrived, so turns end with \
+        allGuessed and games go on. Prints a progress line every second on a terminal and a \
+        summary at the end; --json writes the summary for machines.
+
+        Against a drawserver on loopback every client comes from one address: start it with \
+        --max-connections-per-ip 0 (no per-address cap) and a generous --ip-room-rate \
+        (e.g. 100000/1s), or connections and room creations are refused.
+
+        Other modes: --idle N (N connections that only say hello, for memory per connection), \
+        --record --room CODE -o FILE (record a turn as a stroke log), \
+        --generate-log SEED -o FILE (write a sample stroke log).
+        """
+    )
+
+    @Option(help: "Server WebSocket URL, ws://HOST:PORT/ws.")
+    var url: String?
+    @Option(name: .customLong("log"), help: "Stroke log to replay (repeatable; rooms cycle through them). Default: the built-in sample drawing (seed 1).")
+    var logs: [String] = []
+    @Option(help: "Rooms to open.")
+    var rooms = 1
+    @Option(help: "Players per room (2 to 16), one of them drawing.")
+    var players = 4
+    @Option(help: "Replay speed: the log's timing is divided by this.")
+    var speed = 1.0
+    @Option(help: "Seconds the run lasts (ramp and warm-up included), at most 3600.")
+    var duration = 10.0
+    @Option(help: "Seconds over which the rooms are opened.")
+    var ramp = 0.0
+    @Option(help: "Seconds after the ramp before measuring starts (capped at half the duration).")
+    var warmup = 2.0
+    @Option(help: "Seconds to wait after the drawers stop for operations still in flight.")
+    var drain = 3.0
+    @Option(help: "Write the summary as JSON to this file.")
+    var json: String?
+    @Flag(help: "No progress line and no summary table.")
+    var quiet = false
+    @Option(help: "Event-loop threads (default: the cores this process may use).")
+    var threads: Int?
+    @Option(help: "Upper bound on connections, as a safety limit.")
+    var maxConnections = 20_000
+    @Option(help: "Rounds per game (1 to 10).")
+    var rounds = 3
+    @Option(help: "Drawing time per turn in seconds (30 to 240; default: the longest pass plus 10 s).")
+    var drawTime: Int?
+    @Option(help: "PID of the server, to report its CPU (from /proc/PID/stat) and memory (VmRSS) over the window.")
+    var serverPid: Int32?
+    @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
+    var idle: Int?
+
+    @Flag(help: "Record mode: join --room as a spectator and write the next turn's frames as a stroke log to -o.")
+    var record = false
+    @Option(help: "Record mode: the room code to join.")
+    var room: String?
+    @Option(name: [.short, .customLong("output")], help: "Record and generate modes: the stroke log to write.")
+    var output: String?
+
+    @Option(help: "Generate mode: write SampleDrawing.make(seed:) as a stroke log to -o.")
+    var generateLog: UInt64?
+    @Option(help: "Generate mode: re-time frames to one every N ms (16.667 for 60 frames per second; pauses removed).")
+    var intervalMs: Double?
+    @Option(help: "Generate mode: keep at most this many frames (cut where no stroke is open).")
+    var frames: Int?
+
+    func validate() throws {
+        if generateLog != nil {
+            guard output != nil else { throw ValidationError("--generate-log needs -o FILE") }
+            return
+        }
+        guard let url, ReplayURL(url) != nil else { throw ValidationError("--url ws://HOST:PORT/ws is required (no TLS)") }
+        if record {
+            guard room != nil, output != nil else { throw ValidationError("--record needs --room CODE and -o FILE") }
+            return
+        }
+        guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01...1000") }
+        guard duration > 0, duration <= 3600 else { throw ValidationError("--duration must be 0...3600 seconds") }
+        guard ramp >= 0, ramp < duration else { throw ValidationError("--ramp must be shorter than --duration") }
+        guard warmup >= 0, drain >= 0, drain <= 60 else { throw ValidationError("--warmup must be >= 0 and --drain 0...60") }
+        if let idle {
+            guard idle >= 1, idle <= maxConnections else { throw ValidationError("--idle must be 1...\(maxConnections) (see --max-connections)") }
+        } else {
+            guard rooms >= 1 else { throw ValidationError("--rooms must be at least 1") }
+            guard (2...16).contains(players) else { throw ValidationError("--players must be 2...16") }
+            guard rooms * players <= maxConnections else {
+                throw ValidationError("\(rooms) x \(players) connections is over --max-connections \(maxConnections)")
+            }
+        }
+        if let threads { guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") } }
+        guard (1...10).contains(rounds) else { throw ValidationError("--rounds must be 1...10") }
+        if let drawTime { guard (30...240).contains(drawTime) else { throw ValidationError("--draw-time must be 30...240") } }
+    }
+
+    func run() async throws {
+        if let seed = generateLog, let output {
+            let log = ReplayLogGenerator.make(seed: seed, intervalMs: intervalMs, maxFrames: frames)
+            try Data(log.ndjson().utf8).write(to: URL(fileURLWithPath: output))
+            let ops = log.frames.reduce(0) { $0 + OpFingerprints.of($1.bytes).fingerprints.count }
+            print("wrote \(output): \(log.frames.count) frames, \(ops) operations, \(log.frames.last?.at ?? 0) ms")
+            return
+        }
+        let target = ReplayURL(url!)!
+        if record {
+            try await recordTurn(target)
+            return
+        }
+        ReplayRunner.raiseFileLimit()
+        let loaded: [ReplayLog]
+        if logs.isEmpty {
+            loaded = [ReplayLog(name: "sample-seed-1", log: SampleDrawing.make(seed: 1), speed: speed)]
+        } else {
+            loaded = try logs.map { try ReplayLog.load(path: $0, speed: speed) }
+        }
+        let longest = loaded.map(\.passNanoseconds).max() ?? 0
+        let drawTimeSec = drawTime ?? min(240, max(30, Int(longest / 1_000_000_000) + 10))
+        let cores = ProcStat.allowedCores()
+        let plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
+        let runner = ReplayRunner(
+            plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,
+            threads: threads ?? cores, cores: cores, speed: speed, duration: duration, ramp: ramp,
+            warmup: warmup, drain: drain, serverPID: serverPid,
+            progress: !quiet && isatty(STDOUT_FILENO) == 1
+        )
+        var summary = try await runner.run()
+        summary.url = url!
+        if !quiet { print(summary.table()) }
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+        }
+    }
+
+    private func recordTurn(_ target: ReplayURL) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let recorder = ReplayRecorder(eventLoop: loop, code: room!)
+        loop.execute { recorder.start(target) }
+        let limit = duration
+        loop.scheduleTask(in: .milliseconds(Int64(limit * 1000))) { recorder.finish("--duration elapsed") }
+        do {
+            let result = try await recorder.result.get()
+            guard !result.log.frames.isEmpty else {
+                throw ValidationError("nothing was drawn within \(limit) s")
+            }
+            try Data(result.log.ndjson().utf8).write(to: URL(fileURLWithPath: output!))
+            print("wrote \(output!): \(result.log.frames.count) frames, \(result.log.size), word \(result.log.word ?? "unknown") (\(result.note))")
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,321 @@
+import Foundation
+import Histogram
+
+/// Counts kept by one event loop of the replay client (no locks: only that loop touches
+/// them); merged into one at the end.
+struct ReplayCounters: Sendable, Codable, Equatable {
+    var framesSent = 0
+    var opsSent = 0
+    /// Operations a guesser should have received (the ledgers of the turns it watched).
+    var opsExpected = 0
+    /// Operations matched to what a drawer sent (in order or late).
+    var opsDelivered = 0
+    var opsLost = 0
+    var opsOutOfOrder = 0
+    var opsDuplicated = 0
+    var opsUnexpected = 0
+    var framesReceived = 0
+    var bytesReceived = 0
+    /// Frames `FrameCodec.validate` refused (a relay that corrupts or reorders within a stroke).
+    var framesInvalid = 0
+    /// Delivered operations and received frames inside the measuring window.
+    var windowOpsDelivered = 0
+    var windowFramesReceived = 0
+    var windowOpsSent = 0
+    var connectionsOpened = 0
+    var connectErrors = 0
+    /// Connections the server closed (or that failed) while the run was still going.
+    var unexpectedCloses = 0
+    /// `error` messages from the server, by code.
+    var serverErrors: [String: Int] = [:]
+    /// Close codes of unexpected closes.
+    var closeCodes: [String: Int] = [:]
+    /// Turns ended, by `turnEnd` reason (counted once per room, by its drawer).
+    var turnsEnded: [String: Int] = [:]
+    var gamesEnded = 0
+    /// Guessers that guessed after a timeout instead of after the last operation arrived.
+    var guessFallbacks = 0
+    /// Idle mode: connections that got their `welcome`.
+    var welcomed = 0
+
+    mutating func add(_ other: ReplayCounters) {
+        framesSent += other.framesSent
+        opsSent += other.opsSent
+        opsExpected += other.opsExpected
+        opsDelivered += other.opsDelivered
+        opsLost += other.opsLost
+        opsOutOfOrder += other.opsOutOfOrder
+        opsDuplicated += other.opsDuplicated
+        opsUnexpected += other.opsUnexpected
+        framesReceived += other.framesReceived
+        bytesReceived += other.bytesReceived
+        framesInvalid += other.framesInvalid
+        windowOpsDelivered += other.windowOpsDelivered
+        windowFramesReceived += other.windowFramesReceived
+        windowOpsSent += other.windowOpsSent
+        connectionsOpened += other.connectionsOpened
+        connectErrors += other.connectErrors
+        unexpectedCloses += other.unexpectedCloses
+        serverErrors.merge(other.serverErrors, uniquingKeysWith: +)
+        closeCodes.merge(other.closeCodes, uniquingKeysWith: +)
+        turnsEnded.merge(other.turnsEnded, uniquingKeysWith: +)
+        gamesEnded += other.gamesEnded
+        guessFallbacks += other.guessFallbacks
+        welcomed += other.welcomed
+    }
+
+    /// Adds a finished turn of one guesser.
+    mutating func add(turn matcher: OpMatcher, expected: Int) {
+        opsExpected += expected
+        opsLost += matcher.lost
+        opsOutOfOrder += matcher.outOfOrder
+        opsDuplicated += matcher.duplicates
+        opsUnexpected += matcher.unexpected
+    }
+}
+
+/// Latencies in microseconds, in an HDR histogram (3 significant digits, up to an hour).
+struct LatencyHistogram: Sendable {
+    private(set) var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+
+    init() {}
+
+    mutating func record(microseconds: UInt64) {
+        _ = histogram.record(max(1, microseconds))
+    }
+
+    mutating func add(_ other: LatencyHistogram) { histogram.add(other.histogram) }
+    mutating func reset() { histogram.reset() }
+
+    var count: UInt64 { histogram.totalCount }
+
+    /// Milliseconds at a percentile (0...100); 0 when empty.
+    func milliseconds(at percentile: Double) -> Double {
+        guard histogram.totalCount > 0 else { return 0 }
+        return Double(histogram.valueAtPercentile(percentile)) / 1000
+    }
+
+    var maxMilliseconds: Double { histogram.totalCount > 0 ? Double(histogram.max) / 1000 : 0 }
+    var meanMilliseconds: Double { histogram.totalCount > 0 ? histogram.mean / 1000 : 0 }
+
+    var percentiles: ReplaySummary.Percentiles {
+        ReplaySummary.Percentiles(
+            samples: Int(count), p50: milliseconds(at: 50), p90: milliseconds(at: 90), p99: milliseconds(at: 99),
+            p999: milliseconds(at: 99.9), max: maxMilliseconds, mean: meanMilliseconds
+        )
+    }
+}
+
+/// The result of a replay run, as printed and as written by `--json`.
+struct ReplaySummary: Codable, Sendable, Equatable {
+    struct Percentiles: Codable, Sendable, Equatable {
+        var samples: Int
+        var p50: Double
+        var p90: Double
+        var p99: Double
+        var p999: Double
+        var max: Double
+        var mean: Double
+    }
+
+    struct Delivery: Codable, Sendable, Equatable {
+        var expected: Int
+        var delivered: Int
+        /// delivered / expected (1 when nothing was expected).
+        var ratio: Double
+        var lost: Int
+        var outOfOrder: Int
+        var duplicated: Int
+        var unexpected: Int
+        var invalidFrames: Int
+    }
+
+    struct Client: Codable, Sendable, Equatable {
+        var cpuSeconds: Double
+        /// CPU over the window as a percentage of one core.
+        var cpuPercentOfOneCore: Double
+        /// Cores this process may run on (its CPU affinity).
+        var cores: Int
+        var threads: Int
+        /// How late the drawers' frames went out compared with the log's schedule.
+        var sendLagMs: Percentiles
+        var bottleneck: Bool
+    }
+
+    struct Server: Codable, Sendable, Equatable {
+        var pid: Int32
+        var cpuSeconds: Double
+        var cpuPercentOfOneCore: Double
+        var cpuSecondsPerMillionDeliveries: Double
+        var rssKBStart: Int
+        var rssKBEnd: Int
+    }
+
+    var tool = "drawserver replay"
+    var url: String
+    var mode: String
+    var rooms: Int
+    var players: Int
+    var speed: Double
+    var logs: [String]
+    var durationSeconds: Double
+    /// The measured part of the run: after the ramp and warm-up, until the drawers stop.
+    var windowSeconds: Double
+    var connectionsOpened: Int
+    var connectErrors: Int
+    var unexpectedCloses: Int
+    var closeCodes: [String: Int]
+    var opsSentPerSecond: Double
+    /// Operation deliveries (one operation reaching one guesser) per second in the window.
+    var opsDeliveredPerSecond: Double
+    var framesReceivedPerSecond: Double
+    var latencyMs: Percentiles
+    var delivery: Delivery
+    var serverErrors: [String: Int]
+    var turnsEnded: [String: Int]
+    var gamesEnded: Int
+    var guessFallbacks: Int
+    var client: Client
+    var server: Server?
+    var idleConnections: Int?
+    var warnings: [String]
+
+    /// Derives the figures from merged counters (pure, so it is unit-tested).
+    static func make(
+        url: String, mode: String, rooms: Int, players: Int, speed: Double, logs: [String],
+        duration: Double, window: Double, counters c: ReplayCounters, latency: LatencyHistogram,
+        sendLag: LatencyHistogram, clientCPU: Double, cores: Int, threads: Int, server: Server?
+    ) -> ReplaySummary {
+        let seconds = max(window, 1e-9)
+        let cpuPercent = clientCPU / seconds * 100
+        let usable = Double(max(1, min(cores, threads)))
+        let lag = sendLag.percentiles
+        // The client is the bottleneck when it burns most of the cores it may use, or
+        // when its own timers fire late (the load it offers is then below the log's).
+        let bottleneck = cpuPercent > 85 * usable || lag.p99 > 20
+        var warnings: [String] = []
+        if bottleneck {
+            warnings.append(String(
+                format: "the client itself may be the bottleneck: %.0f%% CPU of %.0f usable core(s), send lag p99 %.1f ms; treat the latencies as upper bounds",
+                cpuPercent, usable, lag.p99))
+        }
+        if c.connectErrors > 0 { warnings.append("\(c.connectErrors) connection(s) could not be opened") }
+        if c.opsLost > 0 { warnings.append("\(c.opsLost) operation(s) lost") }
+        let ratio = c.opsExpected == 0 ? 1 : Double(c.opsDelivered) / Double(c.opsExpected)
+        return ReplaySummary(
+            url: url, mode: mode, rooms: rooms, players: players, speed: speed, logs: logs,
+            durationSeconds: duration, windowSeconds: window,
+            connectionsOpened: c.connectionsOpened, connectErrors: c.connectErrors,
+            unexpectedCloses: c.unexpectedCloses, closeCodes: c.closeCodes,
+            opsSentPerSecond: Double(c.windowOpsSent) / seconds,
+            opsDeliveredPerSecond: Double(c.windowOpsDelivered) / seconds,
+            framesReceivedPerSecond: Double(c.windowFramesReceived) / seconds,
+            latencyMs: latency.percentiles,
+            delivery: Delivery(
+                expected: c.opsExpected, delivered: c.opsDelivered, ratio: ratio, lost: c.opsLost,
+                outOfOrder: c.opsOutOfOrder, duplicated: c.opsDuplicated, unexpected: c.opsUnexpected,
+                invalidFrames: c.framesInvalid
+            ),
+            serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
+            guessFallbacks: c.guessFallbacks,
+            client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck),
+            server: server, idleConnections: nil, warnings: warnings
+        )
+    }
+
+    /// The human-readable table printed at the end.
+    func table() -> String {
+        var lines: [String] = []
+        func row(_ name: String, _ value: String) {
+            lines.append(name.padding(toLength: 30, withPad: " ", startingAt: 0) + value)
+        }
+        func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+        lines.append("drawserver replay: \(url)")
+        if mode == "idle" {
+            row("idle connections", "\(idleConnections ?? 0) welcomed of \(connectionsOpened) opened")
+        } else {
+            row("rooms x players", "\(rooms) x \(players), speed \(Self.number(speed)), logs \(logs.joined(separator: ", "))")
+            row("window", String(format: "%.1f s of %.1f s", windowSeconds, durationSeconds))
+            row("operations sent / s", Self.grouped(opsSentPerSecond))
+            row("operations delivered / s", Self.grouped(opsDeliveredPerSecond))
+            row("frames received / s", Self.grouped(framesReceivedPerSecond))
+            row("latency p50 / p90", "\(ms(latencyMs.p50)) / \(ms(latencyMs.p90))")
+            row("latency p99 / p99.9 / max", "\(ms(latencyMs.p99)) / \(ms(latencyMs.p999)) / \(ms(latencyMs.max))")
+            row("latency samples", Self.grouped(Double(latencyMs.samples)))
+            row("delivery ratio", String(format: "%.6f (%d of %d operations)", delivery.ratio, delivery.delivered, delivery.expected))
+            row("lost / out of order", "\(delivery.lost) / \(delivery.outOfOrder)")
+            row("duplicated / unexpected", "\(delivery.duplicated) / \(delivery.unexpected) (invalid frames \(delivery.invalidFrames))")
+            row("turns ended", Self.counts(turnsEnded) + ", games ended \(gamesEnded), guess fallbacks \(guessFallbacks)")
+        }
+        row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))
+        row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))
+        row("client CPU", String(format: "%.1f%% of one core (%d core(s) usable, %d thread(s)), send lag p99 %.2f ms",
+                                 client.cpuPercentOfOneCore, client.cores, client.threads, client.sendLagMs.p99))
+        if let server {
+            row("server CPU", String(format: "%.1f%% of one core, %.2f s per million deliveries", server.cpuPercentOfOneCore, server.cpuSecondsPerMillionDeliveries))
+            row("server memory (VmRSS)", "\(server.rssKBStart) KB -> \(server.rssKBEnd) KB")
+        }
+        for warning in warnings { lines.append("WARNING: " + warning) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func counts(_ values: [String: Int]) -> String {
+        values.isEmpty ? "none" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+
+    static func grouped(_ value: Double) -> String {
+        let digits = String(Int(value.rounded()))
+        var out = ""
+        for (index, character) in digits.reversed().enumerated() {
+            if index > 0, index % 3 == 0, character != "-" { out.append(",") }
+            out.append(character)
+        }
+        return String(out.reversed())
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
+
+/// CPU and memory of a process, read from /proc (Linux).
+enum ProcStat {
+    /// utime + stime of `pid` in seconds, from /proc/PID/stat.
+    static func cpuSeconds(pid: Int32) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // Fields after "comm)": state is field 3, utime 14, stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) / ticks
+    }
+
+    /// VmRSS of `pid` in KB, from /proc/PID/status.
+    static func residentKB(pid: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    /// The number of CPUs this process may run on (Cpus_allowed_list), e.g. 1 under `taskset -c 1`.
+    static func allowedCores() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 1 }
+        for line in text.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+            return parseCPUList(String(line.dropFirst("Cpus_allowed_list:".count)))
+        }
+        return ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    /// Counts a Linux CPU list such as "0-3,6".
+    static func parseCPUList(_ text: String) -> Int {
+        var total = 0
+        for part in text.trimmingCharacters(in: .whitespaces).split(separator: ",") {
+            let bounds = part.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            if bounds.count == 2 { total += max(0, bounds[1] - bounds[0] + 1) } else if bounds.count == 1 { total += 1 }
+        }
+        return max(1, total)
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// Where to connect: `ws://HOST:PORT/PATH` (no TLS).
+struct ReplayURL: Sendable, Equatable {
+    var host: String
+    var port: Int
+    var path: String
+
+    init?(_ text: String) {
+        guard text.hasPrefix("ws://") else { return nil }
+        let rest = text.dropFirst("ws://".count)
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        let authority = rest[..<slash]
+        path = slash == rest.endIndex ? "/" : String(rest[slash...])
+        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
+            host = String(authority[..<colon])
+            self.port = port
+        } else {
+            host = String(authority)
+            port = 80
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
+    }
+}
+
+/// What a replay connection tells its owner. Every call happens on the connection's
+/// event loop.
+protocol ReplayPeer: AnyObject, Sendable {
+    func connected(_ connection: ReplayConnection)
+    func received(text: ByteBuffer, on connection: ReplayConnection)
+    func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection)
+    /// The connection failed to open or closed; `code` is the peer's close code if it sent one.
+    func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?)
+}
+
+/// One client WebSocket on plain SwiftNIO: no task per connection or message, everything
+/// runs in channel handlers on the connection's event loop.
+final class ReplayConnection: @unchecked Sendable {
+    let eventLoop: any EventLoop
+    private(set) var channel: (any Channel)?
+    weak var peer: (any ReplayPeer)?
+    private var closedReported = false
+    /// Set once we asked to close, so the close is not reported as unexpected.
+    private(set) var closing = false
+
+    init(eventLoop: any EventLoop, peer: any ReplayPeer) {
+        self.eventLoop = eventLoop
+        self.peer = peer
+    }
+
+    /// Opens the TCP connection and performs the WebSocket upgrade; the peer hears
+    /// `connected` or `closed`.
+    func open(_ url: ReplayURL) {
+        let handlerBox = self
+        let initial = UpgradeRequestHandler(host: url.host, port: url.port, path: url.path, connection: handlerBox)
+        let upgrader = NIOWebSocketClientUpgrader(
+            maxFrameSize: 1 << 20,
+            automaticErrorHandling: false,
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.removeHandler(initial).whenComplete { _ in }
+                    try sync.addHandler(NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: 1 << 20))
+                    try sync.addHandler(FrameHandler(connection: handlerBox))
+                    handlerBox.upgraded(channel)
+                }
+            }
+        )
+        let bootstrap = ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                        leftOverBytesStrategy: .forwardBytes,
+                        withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
+                    )
+                    try channel.pipeline.syncOperations.addHandler(initial)
+                }
+            }
+        bootstrap.connect(host: url.host, port: url.port).whenComplete { result in
+            switch result {
+            case .success(let channel):
+                handlerBox.channel = channel
+                channel.closeFuture.whenComplete { _ in handlerBox.reportClosed(code: nil, error: nil) }
+            case .failure(let error):
+                handlerBox.reportClosed(code: nil, error: error)
+            }
+        }
+    }
+
+    fileprivate func upgraded(_ channel: any Channel) {
+        self.channel = channel
+        peer?.connected(self)
+    }
+
+    func sendText(_ text: String) {
+        guard let channel, !closing else { return }
+        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
+        buffer.writeString(text)
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer), promise: nil)
+    }
+
+    func sendBinary(_ buffer: ByteBuffer) {
+        guard let channel, !closing else { return }
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: buffer), promise: nil)
+    }
+
+    /// A normal close (1000), then the socket is closed.
+    func close() {
+        guard !closing else { return }
+        closing = true
+        guard let channel else { return }
+        var data = channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: .normalClosure)
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    fileprivate func reportClosed(code: Int?, error: (any Error)?) {
+        guard !closedReported else { return }
+        closedReported = true
+        peer?.closed(self, code: code, error: error)
+    }
+
+    fileprivate func serverClose(code: Int?) {
+        reportClosed(code: code, error: nil)
+        guard let channel else { return }
+        if !closing {
+            closing = true
+            var data = channel.allocator.buffer(capacity: 2)
+            data.write(webSocketErrorCode: .normalClosure)
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            channel.close(promise: nil)
+        }
+    }
+}
+
+/// Sends the upgrade request; reports a refused upgrade (403, 429, 503...).
+private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChannelHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    let host: String
+    let port: Int
+    let path: String
+    let connection: ReplayConnection
+
+    init(host: String, port: Int, path: String, connection: ReplayConnection) {
+        self.host = host
+        self.port = port
+        self.path = path
+        self.connection = connection
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: "\(host):\(port)")
+        headers.add(name: "Content-Length", value: "0")
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer()))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // Only reached when the server answered without upgrading.
+        if case .head(let head) = unwrapInboundIn(data) {
+            connection.reportClosed(code: Int(head.status.code), error: ReplayError.upgradeRefused(Int(head.status.code)))
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        connection.reportClosed(code: nil, error: error)
+        context.close(promise: nil)
+    }
+}
+
+/// Hands data frames to the peer, answers pings, and handles the close handshake.
+private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let connection: ReplayConnection
+
+    init(connection: ReplayConnection) {
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .binary:
+            let now = NIODeadline.now().uptimeNanoseconds
+            connection.peer?.received(binary: frame.unmaskedData, at: now, on: connection)
+        case .text:
+            connection.peer?.received(text: frame.unmaskedData, on: connection)
+        case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readInteger(as: UInt16.self).map(Int.init)
+            connection.serverClose(code: code)
+        default:
+            break
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        connection.reportClosed(code: nil, error: error)
+        context.close(promise: nil)
+    }
+}
+
+enum ReplayError: Error, CustomStringConvertible {
+    case upgradeRefused(Int)
+    case badLog(String)
+
+    var description: String {
+        switch self {
+        case .upgradeRefused(let status): "the server refused the WebSocket upgrade with HTTP \(status)"
+        case .badLog(let message): message
+        }
+    }
+}
