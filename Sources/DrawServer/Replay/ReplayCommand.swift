@@ -113,7 +113,8 @@ struct ReplayCommand: AsyncParsableCommand {
             print("wrote \(output): \(log.frames.count) frames, \(ops) operations, \(log.frames.last?.at ?? 0) ms")
             return
         }
-        let target = ReplayURL(url!)!
+        var target = ReplayURL(url!)!
+        try target.resolve()
         if record {
             try await recordTurn(target)
             return

@@ -9,6 +9,14 @@ struct ReplayURL: Sendable, Equatable {
     var host: String
     var port: Int
     var path: String
+    /// The resolved address, set once before thousands of connections are opened so
+    /// none of them waits on a name lookup.
+    var address: SocketAddress?
+
+    /// Resolves `host` once (a blocking lookup: call it before the run starts).
+    mutating func resolve() throws {
+        address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+    }
 
     init?(_ text: String) {
         guard text.hasPrefix("ws://") else { return nil }
@@ -84,7 +92,8 @@ final class ReplayConnection: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(initial)
                 }
             }
-        bootstrap.connect(host: url.host, port: url.port).whenComplete { result in
+        let connecting = url.address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: url.host, port: url.port)
+        connecting.whenComplete { result in
             switch result {
             case .success(let channel):
                 handlerBox.channel = channel

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# Side-by-side load benchmark (docs/BENCHMARKS.md, "Load: replay and side-by-side").
+#
+# On one machine, in one run, the same `drawserver replay` load against:
+#   drawserver  the real server, release build, full game: validation, canvas log,
+#               persistence ON (a temporary --db)
+#   uws         benchmarks/relays/socketify_relay.py: uWebSockets (PyPI socketify) room
+#               pub/sub relay, the upper bound of a relay on this machine
+#   websockets  benchmarks/relays/websockets_relay.py: Python `websockets`, the hobby baseline
+# with the server pinned to core 0 (taskset -c 0) and the load generator to core 1.
+# Servers alternate (A B C A B C ...) and medians of --reps repetitions are reported.
+#
+# Usage: benchmarks/run.sh [--reps N] [--duration S] [--levels "16 64 256"] [--out DIR] [--quick]
+#   --quick: 1 repetition, 8 s runs, no capacity search (a check that everything works).
+# Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+reps=3
+duration=15
+levels="16 64 256"
+out=""
+quick=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --reps) reps=$2; shift 2 ;;
+        --duration) duration=$2; shift 2 ;;
+        --levels) levels=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --quick) quick=1; reps=1; duration=8; shift ;;
+        *) echo "unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+[ "$(nproc)" -ge 2 ] || { echo "run.sh needs 2 cores (server on core 0, load generator on core 1)" >&2; exit 1; }
+out=${out:-$(mktemp -d /tmp/drawserver-bench.XXXXXX)}
+mkdir -p "$out"
+
+# uWebSockets (socketify) links libuv at run time.
+if ! ldconfig -p | grep -q 'libuv\.so\.1'; then
+    echo "run.sh: installing libuv1 (needed by socketify)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libuv1
+fi
+venv=.venv-bench
+if [ ! -x "$venv/bin/python" ]; then
+    "${PYTHON:-python3}" -m venv "$venv"
+fi
+"$venv/bin/pip" install -q 'socketify==0.0.31' 'websockets>=13'
+
+scratch=${SCRATCH:-.build}
+swift build -c release --scratch-path "$scratch" --product drawserver
+bin="$(pwd)/$scratch/release/drawserver"
+
+# 10,000 idle connections need that many descriptors in the server and in the client.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+echo "run.sh: results in $out"
+exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" <<'PYTHON'
+import json, os, signal, socket, statistics, subprocess, sys, tempfile, time
+
+bin, out, reps, duration, levels, quick = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6] == "1"
+python = sys.executable
+logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
+SERVERS = ["drawserver", "uws", "websockets"]
+results = []  # every run, as dicts
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def server_command(kind, port, db):
+    if kind == "drawserver":
+        # Full game with persistence; only the per-address abuse caps are lifted (all load
+        # comes from 127.0.0.1) and the between-turn pauses are 0 (the relays have none).
+        return [bin, "serve", "--port", str(port), "--db", db, "--log-level", "warning",
+                "--max-connections-per-ip", "0", "--ip-room-rate", "1000000/1s",
+                "--turn-end-seconds", "0", "--game-end-seconds", "1"]
+    script = {"uws": "socketify_relay.py", "websockets": "websockets_relay.py"}[kind]
+    return [python, os.path.join("benchmarks/relays", script), str(port)]
+
+
+def start(kind):
+    port = free_port()
+    workdir = tempfile.mkdtemp(prefix="bench-")
+    logf = open(os.path.join(workdir, "server.log"), "w")
+    cmd = ["taskset", "-c", "0"] + server_command(kind, port, os.path.join(workdir, "db.sqlite"))
+    proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, cwd=os.getcwd())
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit("%s did not start: see %s" % (kind, logf.name))
+            time.sleep(0.1)
+    time.sleep(0.5)
+    return proc, port, workdir
+
+
+def stop(proc):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def replay(kind, rooms, players, extra=(), label="load", dur=None):
+    proc, port, workdir = start(kind)
+    baseline = rss_kb(proc.pid)
+    summary_path = os.path.join(workdir, "summary.json")
+    dur = dur or duration
+    cmd = ["taskset", "-c", "1", bin, "replay", "--url", "ws://127.0.0.1:%d/ws" % port, "--quiet",
+           "--duration", str(dur), "--json", summary_path, "--server-pid", str(proc.pid)]
+    if label == "idle":
+        cmd += list(extra)
+    else:
+        cmd += ["--rooms", str(rooms), "--players", str(players), "--ramp", "2", "--warmup", "2"] + sum([["--log", l] for l in logs], []) + list(extra)
+    started = time.time()
+    rc = subprocess.call(cmd, timeout=dur + 120)
+    if rc != 0:
+        print("  (replay exited %d; server log: %s)" % (rc, open(os.path.join(workdir, "server.log")).read()[-2000:]), flush=True)
+    stop(proc)
+    try:
+        s = json.load(open(summary_path))
+        with open(os.path.join(out, "summary-%03d-%s-%s-%dx%d.json" % (len(results) + 1, kind, label, rooms, players)), "w") as f:
+            json.dump(s, f, indent=1)
+    except Exception:
+        s = None
+    subprocess.call(["rm", "-rf", workdir])
+    row = {"server": kind, "label": label, "rooms": rooms, "players": players, "rc": rc, "baselineRssKB": baseline,
+           "command": " ".join(cmd[3:]).replace(summary_path, "OUT.json"), "seconds": round(time.time() - started, 1)}
+    if s:
+        row.update({
+            "opsPerSec": s["opsDeliveredPerSecond"], "sentPerSec": s["opsSentPerSecond"],
+            "p50": s["latencyMs"]["p50"], "p99": s["latencyMs"]["p99"], "p999": s["latencyMs"]["p999"], "max": s["latencyMs"]["max"],
+            "ratio": s["delivery"]["ratio"], "lost": s["delivery"]["lost"],
+            "cpuPerM": (s.get("server") or {}).get("cpuSecondsPerMillionDeliveries", 0),
+            "serverCpuPct": (s.get("server") or {}).get("cpuPercentOfOneCore", 0),
+            "rssKB": (s.get("server") or {}).get("rssKBEnd", 0),
+            "clientCpuPct": s["client"]["cpuPercentOfOneCore"], "clientBottleneck": s["client"]["bottleneck"],
+            "errors": s["connectErrors"] + s["unexpectedCloses"], "welcomed": s.get("idleConnections"),
+            "serverErrors": s["serverErrors"],
+        })
+    results.append(row)
+    with open(os.path.join(out, "runs.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    print("  %-10s %-5s %4dx%-2d  %9s ops/s  p99 %8s ms  server %5s%% CPU  %6s s/M  RSS %s KB  client %s%%%s" % (
+        kind, label, rooms, players, "%.0f" % row.get("opsPerSec", 0), "%.2f" % row.get("p99", -1),
+        "%.0f" % row.get("serverCpuPct", 0), "%.2f" % row.get("cpuPerM", 0), row.get("rssKB"),
+        "%.0f" % row.get("clientCpuPct", 0), "  CLIENT-BOUND" if row.get("clientBottleneck") else ""), flush=True)
+    return row
+
+
+def med(rows, key):
+    values = [r[key] for r in rows if key in r]
+    return statistics.median(values) if values else float("nan")
+
+
+machine = {
+    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    "nproc": subprocess.check_output(["nproc"]).decode().strip(),
+    "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
+    "kernel": os.uname().release,
+}
+print("machine: %(cpu)s, nproc %(nproc)s, Linux %(kernel)s, %(date)s" % machine, flush=True)
+
+# 1. Fixed loads, alternating servers, medians of `reps`.
+print("== fixed loads (rooms x 8 players, drawers at 60 frames/s), %d repetition(s) of %.0f s" % (reps, duration), flush=True)
+for rep in range(reps):
+    for rooms in levels:
+        order = SERVERS if rep % 2 == 0 else list(reversed(SERVERS))
+        for kind in order:
+            replay(kind, rooms, 8)
+
+# 2. Capacity: the most deliveries/s with p99 <= 50 ms (and <= 20 ms), rooms x 8, stepping up.
+capacity = {}
+if not quick:
+    print("== capacity search (rooms x 8, one run per step, stops once p99 > 50 ms)", flush=True)
+    steps = [32, 128, 384, 512, 768, 1024]
+    for kind in SERVERS:
+        for rooms in steps:
+            row = replay(kind, rooms, 8, label="search")
+            if row.get("p99", 1e9) > 50 or row.get("clientBottleneck") or row.get("errors", 0) > 0:
+                break
+
+# 3. Idle connections: memory per connection.
+print("== 10,000 idle connections (hello only)", flush=True)
+idle_n = 2000 if quick else 10000
+for kind in SERVERS:
+    replay(kind, 0, 0, extra=["--idle", str(idle_n), "--ramp", "5", "--warmup", "3"], label="idle", dur=15)
+
+# 4. drawserver: the largest room shapes with p99 under 50 ms.
+if not quick:
+    print("== drawserver: largest rooms x players with p99 <= 50 ms", flush=True)
+    for players in (4, 8, 16):
+        for rooms in (32, 64, 96, 128, 192, 256, 384):
+            row = replay("drawserver", rooms, players, label="shape")
+            if row.get("p99", 1e9) > 50 or row.get("errors", 0) > 0:
+                break
+
+# Report.
+lines = []
+lines.append("Machine: %(cpu)s, nproc %(nproc)s, Linux %(kernel)s; run %(date)s." % machine)
+lines.append("")
+lines.append("| load (rooms x players) | server | deliveries/s | p50 ms | p99 ms | p99.9 ms | server CPU % | CPU s per M deliveries | server VmRSS | lost | client CPU % |")
+lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+for rooms in levels:
+    for kind in SERVERS:
+        rows = [r for r in results if r["label"] == "load" and r["server"] == kind and r["rooms"] == rooms and "opsPerSec" in r]
+        if not rows:
+            continue
+        lines.append("| %d x 8 | %s | %s | %.2f | %.2f | %.2f | %.0f | %.2f | %.1f MB | %d | %.0f%s |" % (
+            rooms, kind, "{:,.0f}".format(med(rows, "opsPerSec")), med(rows, "p50"), med(rows, "p99"), med(rows, "p999"),
+            med(rows, "serverCpuPct"), med(rows, "cpuPerM"), med(rows, "rssKB") / 1024, sum(r["lost"] for r in rows),
+            med(rows, "clientCpuPct"), " (client-bound)" if any(r["clientBottleneck"] for r in rows) else ""))
+lines.append("")
+lines.append("Capacity (highest deliveries/s seen at rooms x 8, from the fixed loads and the search):")
+lines.append("")
+lines.append("| server | deliveries/s at p99 <= 50 ms | deliveries/s at p99 <= 20 ms |")
+lines.append("|---|---|---|")
+for kind in SERVERS:
+    rows = [r for r in results if r["server"] == kind and r["label"] in ("load", "search") and r.get("players") == 8 and "opsPerSec" in r and r.get("errors", 0) == 0]
+    best50 = max([r for r in rows if r["p99"] <= 50], key=lambda r: r["opsPerSec"], default=None)
+    best20 = max([r for r in rows if r["p99"] <= 20], key=lambda r: r["opsPerSec"], default=None)
+    fmt = lambda r: "none" if r is None else "{:,.0f} ({} x 8, p99 {:.1f} ms{})".format(r["opsPerSec"], r["rooms"], r["p99"], ", client-bound" if r["clientBottleneck"] else "")
+    lines.append("| %s | %s | %s |" % (kind, fmt(best50), fmt(best20)))
+lines.append("")
+lines.append("| server | idle connections | VmRSS before | VmRSS with them | per connection |")
+lines.append("|---|---|---|---|---|")
+for r in results:
+    if r["label"] == "idle" and r.get("welcomed"):
+        lines.append("| %s | %s | %.1f MB | %.1f MB | %.1f KB |" % (r["server"], "{:,}".format(r["welcomed"]), r["baselineRssKB"] / 1024,
+                                                              r["rssKB"] / 1024, (r["rssKB"] - r["baselineRssKB"]) / r["welcomed"]))
+shapes = [r for r in results if r["label"] == "shape" and "p99" in r]
+if shapes:
+    lines.append("")
+    lines.append("drawserver room shapes (one run each): " + "; ".join(
+        "%dx%d p99 %.1f ms (%s/s)" % (r["rooms"], r["players"], r["p99"], "{:,.0f}".format(r["opsPerSec"])) for r in shapes))
+lines.append("")
+lines.append("Commands (server pinned with `taskset -c 0`, replay with `taskset -c 1`):")
+lines.append("")
+seen = set()
+for r in results:
+    key = (r["server"], r["label"])
+    if key in seen:
+        continue
+    seen.add(key)
+    lines.append("- %s, %s: `%s`" % (r["server"], r["label"], r["command"]))
+lines.append("- drawserver serve flags: `--db TMP --max-connections-per-ip 0 --ip-room-rate 1000000/1s --turn-end-seconds 0 --game-end-seconds 1 --log-level warning`")
+report = "\n".join(lines)
+open(os.path.join(out, "results.md"), "w").write(report + "\n")
+print()
+print(report)
+PYTHON
