@@ -42,7 +42,7 @@ import urllib.request
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEB_ROOT = os.path.join(REPO, "web-static")
-SHOTS_DIR = os.path.join(REPO, "docs", "screenshots")
+SHOTS_DIR = os.environ.get("SCREENSHOTS_DIR") or os.path.join(REPO, "docs", "screenshots")
 XSS = "<img src=x onerror=alert(1)>"
 
 try:
@@ -81,11 +81,20 @@ def free_port():
 # --------------------------------------------------------------------- server
 
 class ServerProcess:
-    def __init__(self, mock):
+    """The real server (or the mock), started in place from the build folder (the binary
+    needs its `drawserver_Rooms.resources` next to it) in its own process group.
+
+    `start()` waits for GET /readyz (database loaded); `signal()` / `wait_exit()` and
+    `start()` again (same port, same database) let a test crash or drain and restart it."""
+
+    def __init__(self, mock=False, extra=None):
         self.mock = mock
+        self.extra = list(extra or [])
         self.proc = None
         self.tmp = tempfile.mkdtemp(prefix="drawserver-e2e-")
+        self.db = os.path.join(self.tmp, "e2e.sqlite")
         self.port = None
+        self.starts = 0
         self.stdout_path = os.path.join(self.tmp, "server.out")
         self.stderr_path = os.path.join(self.tmp, "server.err")
 
@@ -95,10 +104,12 @@ class ServerProcess:
 
     def _spawn(self, argv):
         log("starting:", " ".join(argv))
-        out = open(self.stdout_path, "wb")
-        err = open(self.stderr_path, "wb")
+        out = open(self.stdout_path, "ab")
+        err = open(self.stderr_path, "ab")
         self.proc = subprocess.Popen(argv, cwd=REPO, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                      start_new_session=True)
+        out.close()
+        err.close()
 
     def stderr_text(self):
         try:
@@ -110,68 +121,64 @@ class ServerProcess:
         except OSError:
             return ""
 
-    def start(self):
-        if self.mock:
+    def start(self, timeout=60):
+        if self.port is None:
             self.port = free_port()
+        self.starts += 1
+        if self.mock:
             self._spawn([sys.executable, os.path.join(REPO, "tests", "browser", "mock_server.py"),
                          "--port", str(self.port), "--web-root", WEB_ROOT])
-            self.wait_healthy()
+            self.wait_ready("/healthz", timeout)
             return
         binary = os.environ.get("DRAWSERVER_BIN", os.path.join(REPO, ".build", "debug", "drawserver"))
         if not os.path.isabs(binary):
             binary = os.path.join(REPO, binary)
         if not os.access(binary, os.X_OK):
             raise SystemExit(f"e2e: server binary not found or not executable: {binary} (set DRAWSERVER_BIN)")
-        self.port = free_port()
-        # every flag but --port may not exist yet in this server build: drop the rejected ones and retry
-        optional = {"--db": os.path.join(self.tmp, "e2e.sqlite"), "--seed": "7", "--web-root": WEB_ROOT,
-                    "--max-connections-per-ip": "0"}
-        for _attempt in range(len(optional) + 1):
-            argv = [binary, "serve", "--port", str(self.port)]
-            for flag, value in optional.items():
-                argv += [flag, value]
-            self._spawn(argv)
-            deadline = time.time() + 3
-            while time.time() < deadline and self.proc.poll() is None and not self.healthy():
-                time.sleep(0.1)
-            if self.proc.poll() is None:
-                break
-            text = self.stderr_text()
-            rejected = [f for f in optional if re.search(r"(unknown|unexpected|unrecognized)[^\n]*" + re.escape(f) + r"\b", text, re.I)]
-            if not rejected:
-                raise SystemExit(f"e2e: the server exited with status {self.proc.returncode}:\n{text[-3000:]}")
-            for flag in rejected:
-                log(f"server rejected {flag}; retrying without it")
-                optional.pop(flag, None)
-        self.wait_healthy()
+        # every browser runs on 127.0.0.1: lift the per-IP caps meant for the public internet
+        self._spawn([binary, "serve", "--port", str(self.port), "--db", self.db, "--seed", "7",
+                     "--web-root", WEB_ROOT, "--max-connections-per-ip", "0", "--ip-room-rate", "1000/60s",
+                     *self.extra])
+        self.wait_ready("/readyz", timeout)
 
-    def healthy(self):
+    def answers(self, path):
         try:
-            with urllib.request.urlopen(self.base + "/healthz", timeout=1) as r:
+            with urllib.request.urlopen(self.base + path, timeout=1) as r:
                 return r.status == 200
         except (urllib.error.URLError, OSError):
             return False
 
-    def wait_healthy(self, timeout=60):
+    def wait_ready(self, path, timeout):
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise SystemExit(f"e2e: the server exited early (status {self.proc.returncode}):\n{self.stderr_text()[-3000:]}")
-            if self.healthy():
-                log("server healthy at", self.base)
+            if self.answers(path):
+                log(f"server ready at {self.base} (GET {path} = 200)")
                 return
-            time.sleep(0.2)
-        raise SystemExit(f"e2e: GET /healthz did not answer 200 within {timeout}s")
+            time.sleep(0.1)
+        raise SystemExit(f"e2e: GET {path} did not answer 200 within {timeout}s")
+
+    def signal(self, sig):
+        log(f"sending {signal.Signals(sig).name} to the server (pid {self.proc.pid})")
+        os.killpg(self.proc.pid, sig)
+
+    def wait_exit(self, timeout=20):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"the server did not exit within {timeout}s") from None
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=15)
             except (ProcessLookupError, subprocess.TimeoutExpired):
                 try:
                     os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
+                    self.proc.wait(timeout=5)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
                     pass
         shutil.rmtree(self.tmp, ignore_errors=True)
 
@@ -212,6 +219,9 @@ class Bot:
     def send(self, obj):
         self.ws.send(json.dumps(obj))
 
+    def send_frame(self, data):
+        self.ws.send(bytes(data))
+
     def find(self, t, pred=lambda m: True):
         with self.lock:
             return [m for m in self.messages if m.get("t") == t and pred(m)]
@@ -230,6 +240,47 @@ class Bot:
             self._ctx.__exit__(None, None, None)
         except Exception:  # noqa: BLE001
             pass
+
+
+# --------------------------------------------------------------------- drawing frames (protocol 5.1)
+
+def _uvarint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _svarint(n):
+    return _uvarint(((n << 1) ^ (n >> 31)) & 0xFFFFFFFF)
+
+
+def stroke_frame(points, rgb=(0, 0, 0), width=8, eraser=False):
+    """One binary frame with a whole stroke: BEGIN at the first point, POINTS, END."""
+    (x0, y0), rest = points[0], points[1:]
+    out = bytearray([0x01, 1 if eraser else 0, *rgb, width]) + _svarint(x0) + _svarint(y0)
+    if rest:
+        out += bytes([0x02]) + _uvarint(len(rest))
+        px, py = x0, y0
+        for x, y in rest:
+            out += _svarint(x - px) + _svarint(y - py)
+            px, py = x, y
+    out.append(0x03)
+    return bytes(out)
+
+
+def polyline(*pts):
+    """Points along straight segments, at most 12 px apart."""
+    out = [pts[0]]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+        n = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 12))
+        out += [(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n)) for i in range(1, n + 1)]
+    return out
 
 
 # --------------------------------------------------------------------- browsers
@@ -331,6 +382,69 @@ def enter_name(p, name):
     p.wait(lambda: p.visible("#name-input"), "nickname screen")
     p.type_into("#name-input", name, enter=True)
     p.wait(lambda: p.my_id() != "", "welcome (own player id shown)")
+
+
+def create_room(p, name="", public=True):
+    """Create a room from the lobby form; returns its code."""
+    p.wait(lambda: p.visible("#create-form"), "the create-room form")
+    p.type_into("#create-name", name)
+    p.click(f'#create-form input[name=visibility][value={"public" if public else "private"}]')
+    p.click("#create-form button[type=submit]")
+    p.wait(lambda: p.visible("#screen-room") and (p.text("#room-code") or "").strip() != "", "room view after create")
+    return p.text("#room-code").strip()
+
+
+def draw_stroke(p, fx0, fy0, fx1, fy1, steps=12):
+    """A stroke with real mouse input from (fx0, fy0) to (fx1, fy1), in fractions of the
+    canvas; waits until the drawer's own canvas shows it (local ink never waits)."""
+    canvas = p.d.find_element(By.ID, "board")
+    p.d.execute_script("arguments[0].scrollIntoView({block:'center'})", canvas)
+    rw, rh = p.js("const r=document.getElementById('board').getBoundingClientRect(); return [r.width, r.height];")
+    # offsets are from the element's centre
+    x0, y0 = (fx0 - 0.5) * rw, (fy0 - 0.5) * rh
+    x1, y1 = (fx1 - 0.5) * rw, (fy1 - 0.5) * rh
+    chain = ActionChains(p.d, duration=20)
+    chain.move_to_element_with_offset(canvas, int(x0), int(y0)).click_and_hold()
+    px, py = int(x0), int(y0)
+    for i in range(1, steps + 1):
+        nx, ny = int(x0 + (x1 - x0) * i / steps), int(y0 + (y1 - y0) * i / steps)
+        chain.move_by_offset(nx - px, ny - py)
+        px, py = nx, ny
+    chain.release().perform()
+    w, h = p.canvas_size()
+    mx, my = int((fx0 + fx1) / 2 * w), int((fy0 + fy1) / 2 * h)
+    p.wait(lambda: p.ink_near(mx, my, 4), f"the stroke on {p.label}'s own canvas at ({mx},{my})", timeout=3)
+
+
+# --------------------------------------------------------------------- harness plumbing
+
+def install_signal_handlers():
+    """SIGTERM/SIGHUP (from CI or a timeout) unwind like Ctrl-C, so every `finally`
+    stops the browsers and the server."""
+    def handler(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, handler)
+
+
+def dump_failure(pages, prefix):
+    for p in pages:
+        try:
+            path = os.path.join(tempfile.gettempdir(), f"{prefix}-failure-{p.label}.png")
+            p.d.save_screenshot(path)
+            log(f"[{p.label}] failure screenshot: {path}")
+            for e in p.console_errors():
+                log(f"[{p.label}] console:", e.get("message", "")[:500])
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def quit_all(pages):
+    for p in pages:
+        try:
+            p.d.quit()
+        except Exception:  # noqa: BLE001
+            pass
 
 
 def run(base):

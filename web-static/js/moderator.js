@@ -2,6 +2,7 @@
 // All requests carry "Authorization: Bearer <token>"; the token lives in sessionStorage.
 
 import { $, el, show, toast } from './dom.js';
+import { icon } from './icons.js';
 
 const TOKEN_KEY = 'drawserver.moderatorToken';
 const REFRESH_MS = 4000;
@@ -12,6 +13,7 @@ const state = {
   cards: new Map(), // code -> {node, img, url, summary}
   timer: null,
   busy: false,
+  again: false, // a refresh was asked for while one was running
 };
 
 class Unauthorized extends Error {}
@@ -36,9 +38,12 @@ function signOut(message) {
   sessionStorage.removeItem(TOKEN_KEY);
   clearInterval(state.timer);
   state.timer = null;
+  clearInterval(state.clockTimer);
+  state.clockTimer = null;
   for (const card of state.cards.values()) if (card.url) URL.revokeObjectURL(card.url);
   state.cards.clear();
   $('#mod-grid').replaceChildren();
+  if ($('#kick-dialog').open) $('#kick-dialog').close();
   show($('#mod-dashboard'), false);
   show($('#mod-login'), true);
   show($('#mod-signout'), false);
@@ -56,6 +61,10 @@ function signedIn() {
   state.timer = setInterval(() => {
     if ($('#mod-auto').checked && !document.hidden) refresh();
   }, REFRESH_MS);
+  clearInterval(state.clockTimer);
+  state.clockTimer = setInterval(() => {
+    for (const card of state.cards.values()) updateClock(card);
+  }, 1000);
 }
 
 function handleError(err) {
@@ -68,8 +77,13 @@ function handleError(err) {
 }
 
 async function refresh() {
-  if (!state.token || state.busy) return;
+  if (!state.token) return;
+  if (state.busy) {
+    state.again = true; // e.g. right after a kick or close: run once more when done
+    return;
+  }
   state.busy = true;
+  state.again = false;
   try {
     const res = await api('/api/rooms');
     if (!res.ok) throw new Error(`GET /api/rooms: HTTP ${res.status}`);
@@ -78,11 +92,12 @@ async function refresh() {
     renderRooms(rooms);
     setStatus('Live', 'open');
     $('#mod-updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
-    await Promise.all(rooms.map((r) => refreshThumb(String(r.code))));
+    await Promise.all(rooms.map((r) => Promise.all([refreshThumb(String(r.code)), refreshDetail(String(r.code))])));
   } catch (err) {
     handleError(err);
   } finally {
     state.busy = false;
+    if (state.again && state.token) refresh();
   }
 }
 
@@ -115,33 +130,91 @@ function renderRooms(rooms) {
 
 function makeCard(code) {
   const img = el('img', { alt: `Canvas of room ${code}`, attrs: { width: 320, height: 240 } });
-  const placeholder = el('span', { className: 'muted', text: 'no canvas yet' });
-  const title = el('strong');
+  const placeholder = el('span', { className: 'mod-placeholder', text: 'no canvas yet' });
+  const phase = el('span', { className: 'mod-phase' });
+  const clock = el('span', { className: 'mod-clock', attrs: { 'aria-label': 'Time left in this phase' } });
+  const title = el('strong', { className: 'mod-name' });
   const meta = el('div', { className: 'mod-meta' });
+  const people = el('ul', { className: 'mod-players', attrs: { 'aria-label': `Players in ${code}` } });
   const node = el('li', { className: 'mod-room', dataset: { code } },
-    el('div', { className: 'mod-thumb' }, img, placeholder),
+    el('div', { className: 'mod-thumb' }, img, placeholder, phase, clock),
     el('div', { className: 'mod-body' },
       el('div', { className: 'mod-title' }, title, el('code', { text: code })),
       meta,
+      people,
       el('div', { className: 'mod-actions' },
-        el('button', { type: 'button', className: 'btn btn-sm', text: 'Kick player…', on: { click: () => openKick(code) } }),
-        el('button', { type: 'button', className: 'btn btn-danger btn-sm', text: 'Close room', on: { click: () => closeRoom(code) } }),
+        el('button', { type: 'button', className: 'btn btn-sm', text: 'Kick player…', attrs: { 'aria-label': `Kick a player from ${code}` }, on: { click: () => openKick(code) } }),
+        el('button', { type: 'button', className: 'btn btn-danger btn-sm', text: 'Close room', attrs: { 'aria-label': `Close room ${code}` }, on: { click: () => closeRoom(code) } }),
       ),
     ),
   );
   img.hidden = true;
-  return { code, node, img, placeholder, title, meta, url: null, summary: null };
+  clock.hidden = true;
+  return { code, node, img, placeholder, phase, clock, title, meta, people, url: null, summary: null, detail: null, deadline: 0 };
 }
+
+const PHASES = { lobby: 'Lobby', choosing: 'Choosing', drawing: 'Drawing', turnEnd: 'Turn end', gameEnd: 'Game end' };
 
 function updateCard(card) {
   const r = card.summary || {};
-  card.title.textContent = r.name || card.code;
+  const d = card.detail;
+  const phase = d?.phase || r.phase || 'unknown';
+  card.node.dataset.phase = phase;
+  card.title.textContent = r.name || d?.name || card.code;
   card.title.title = r.name || '';
-  card.meta.replaceChildren(
-    el('span', { className: 'pill', text: r.phase || 'unknown' }),
-    el('span', { text: `${r.players ?? '?'}${r.maxPlayers ? `/${r.maxPlayers}` : ''} players` }),
-    el('span', { text: r.public === false ? 'private' : 'public' }),
-  );
+  card.phase.textContent = PHASES[phase] || phase;
+  card.phase.dataset.phase = phase;
+  const players = r.players ?? d?.players?.length;
+  const parts = [];
+  if (d && d.round > 0 && phase !== 'lobby') parts.push(`Round ${d.round}/${d.rounds}`);
+  parts.push(`${players ?? '?'}${r.maxPlayers ? `/${r.maxPlayers}` : ''} players`);
+  parts.push(r.public === false ? 'private' : 'public');
+  card.meta.replaceChildren(...parts.map((text) => el('span', { text })));
+  if (d && Array.isArray(d.players)) {
+    card.people.replaceChildren(...d.players.map((p) => {
+      const id = String(p.id ?? '');
+      const cls = ['mod-player'];
+      if (p.connected === false) cls.push('offline');
+      if (p.spectator) cls.push('spectator');
+      const label = [p.name || '?'];
+      if (id === d.host) label.push('host');
+      if (id === d.drawer) label.push('drawing');
+      if (p.connected === false) label.push('offline');
+      if (p.spectator) label.push('spectating');
+      return el('li', { className: cls.join(' '), dataset: { id }, title: `${label.join(', ')} — id ${id}` },
+        id === d.drawer ? icon('pencil') : id === d.host ? icon('crown') : null,
+        el('span', { text: p.name || '?' }),
+      );
+    }));
+  }
+  updateClock(card);
+}
+
+function updateClock(card) {
+  const left = card.deadline ? Math.max(0, card.deadline - Date.now()) : 0;
+  const phase = card.detail?.phase;
+  const running = left > 0 && phase && phase !== 'lobby';
+  show(card.clock, running);
+  if (running) {
+    const s = Math.ceil(left / 1000);
+    card.clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  }
+}
+
+async function refreshDetail(code) {
+  const card = state.cards.get(code);
+  if (!card) return;
+  try {
+    const res = await api(`/api/rooms/${encodeURIComponent(code)}`);
+    if (!res.ok) return; // gone (the next list drops the card) or not offered by this server
+    const body = await res.json();
+    if (!state.cards.has(code) || !body || typeof body !== 'object') return;
+    card.detail = body;
+    card.deadline = Number(body.remainingMs) > 0 ? Date.now() + Number(body.remainingMs) : 0;
+    updateCard(card);
+  } catch (err) {
+    if (err instanceof Unauthorized) throw err;
+  }
 }
 
 async function refreshThumb(code) {
@@ -194,37 +267,45 @@ let kickCode = null;
 async function openKick(code) {
   kickCode = code;
   const dialog = $('#kick-dialog');
-  $('#kick-room').textContent = `Room ${code}`;
+  const name = state.cards.get(code)?.summary?.name;
+  $('#kick-room').textContent = name ? `Room ${code} (${name})` : `Room ${code}`;
   $('#kick-error').textContent = '';
   $('#kick-id').value = '';
+  $('#kick-id-label').textContent = 'Player id';
   const choices = $('#kick-choices');
   choices.replaceChildren(el('p', { className: 'muted small', text: 'Loading players…' }));
-  show($('#kick-id'), true);
-  show($('#kick-id-label'), true);
-  dialog.showModal();
+  if (!dialog.open) dialog.showModal();
   try {
     const res = await api(`/api/rooms/${encodeURIComponent(code)}`);
     const body = res.ok ? await res.json().catch(() => null) : null;
+    if (kickCode !== code || !dialog.open) return; // closed or reopened for another room meanwhile
     const players = Array.isArray(body?.players) ? body.players : [];
     choices.replaceChildren();
     if (players.length === 0) {
-      choices.append(el('p', { className: 'muted small', text: res.ok ? 'No players listed; enter a player id.' : 'The player list is not available; enter a player id.' }));
+      const text = res.status === 404 ? 'This room no longer exists.'
+        : res.ok ? 'No players listed; enter a player id.' : 'The player list is not available; enter a player id.';
+      choices.append(el('p', { className: 'muted small', text }));
       $('#kick-id').focus();
       return;
     }
     for (const p of players) {
       const id = String(p.id ?? '');
+      const notes = [];
+      if (id === body.drawer) notes.push('drawing');
+      if (id === body.host) notes.push('host');
+      if (p.spectator) notes.push('spectating');
+      if (p.connected === false) notes.push('offline');
       choices.append(el('label', { className: 'kick-option' },
         el('input', { type: 'radio', name: 'kick-player', value: id, on: { change: () => { $('#kick-id').value = id; } } }),
         el('span', { text: p.name || '?' }),
+        notes.length ? el('span', { className: 'muted small', text: `(${notes.join(', ')})` }) : null,
         el('code', { text: id }),
-        p.connected === false ? el('span', { className: 'muted small', text: '(offline)' }) : null,
       ));
     }
     $('#kick-id-label').textContent = 'Player id (or pick above)';
     choices.querySelector('input')?.focus();
   } catch (err) {
-    dialog.close();
+    if (dialog.open) dialog.close();
     handleError(err);
   }
 }
@@ -236,11 +317,15 @@ async function doKick() {
   try {
     const res = await api(`/api/rooms/${encodeURIComponent(code)}/kick/${encodeURIComponent(id)}`, { method: 'POST' });
     if (res.ok) {
-      toast(`Player ${id} removed from ${code}.`, 'success');
+      const who = state.cards.get(code)?.detail?.players?.find((p) => String(p.id) === id)?.name;
+      toast(who ? `${who} (${id}) was removed from ${code}.` : `Player ${id} was removed from ${code}.`, 'success');
       refresh();
       return true;
     }
-    $('#kick-error').textContent = res.status === 404 ? 'No such player in that room.' : `Kick failed: HTTP ${res.status}`;
+    const reason = await res.json().then((b) => b?.error?.message).catch(() => null);
+    $('#kick-error').textContent = res.status === 404
+      ? (reason === 'no such room' ? 'That room no longer exists.' : 'No such player in that room.')
+      : `Kick failed: HTTP ${res.status}${reason ? ` (${reason})` : ''}`;
   } catch (err) {
     handleError(err);
     return true;
