@@ -879,6 +879,7 @@ function joinPending() {
 function onStatus({ state, message, retryInMs }) {
   const dot = $('#conn-state');
   dot.dataset.state = state;
+  show(dot, true); // hidden on the nickname screen until the first connection attempt
   const banner = $('#banner');
   const action = $('#banner-action');
   if (state === 'open') {
