@@ -2,15 +2,16 @@
 """End-to-end test of the browser client against a real drawserver.
 
 Starts `$DRAWSERVER_BIN serve --port <free> --db <tmp> --seed 7 --web-root web-static
---max-connections-per-ip 0` (flags the server rejects as unknown are dropped and the
-start retried), waits for GET /healthz, then drives two headless Chromium sessions:
+--max-connections-per-ip 0 --ip-room-rate 1000/60s` in place (the binary needs its
+resources folder next to it), waits for GET /readyz, then drives two headless Chromium
+sessions (protocol bots only fill the public room list):
 
-  create + join a room (the second player through the invite link), both ready,
-  the drawer picks a word and draws a stroke with real pointer input, the guesser
-  sees the ink at the same logical place (getImageData), an HTML chat payload is
-  shown as text and runs nothing, a reload of the guesser mid-turn restores the
-  room and the canvas, the guesser types the word and gets the correct-guess mark,
-  the turn-end overlay reveals the word.
+  the lobby lists the public rooms; create + join a room (the second player through the
+  invite link), both ready, the drawer picks a word and draws strokes with real pointer
+  input, the guesser sees the ink at the same logical place (getImageData), an HTML chat
+  payload is shown as text and creates no element and runs nothing, a reload of the only
+  guesser mid-turn restores the room, the mask and the canvas (and the turn goes on), the
+  guesser types the word and gets the correct-guess mark, the turn ends with the reveal.
 
 Environment:
   DRAWSERVER_BIN    server binary (default .build/debug/drawserver)
@@ -290,7 +291,7 @@ def make_driver():
     opts.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
     if os.environ.get("E2E_HEADFUL") != "1":
         opts.add_argument("--headless=new")
-    for a in ("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900",
+    for a in ("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1000",
               "--no-first-run", "--no-default-browser-check", "--disable-extensions",
               "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
               "--disable-backgrounding-occluded-windows"):
@@ -359,6 +360,7 @@ class Page:
         if os.environ.get("SAVE_SCREENSHOTS") == "1":
             os.makedirs(SHOTS_DIR, exist_ok=True)
             path = os.path.join(SHOTS_DIR, f"{name}.png")
+            self.js("window.scrollTo(0, 0)")
             self.d.save_screenshot(path)
             log("saved", os.path.relpath(path, REPO))
 
@@ -370,6 +372,21 @@ class Page:
 
     def arm_alert_trap(self):
         self.js("window.__alerts = []; window.alert = (m) => window.__alerts.push(String(m));")
+
+    def arm_dom_trap(self):
+        """Records (in window.__added) every img/script/iframe/object/svg element added
+        to the page from now on, and traps alert()."""
+        self.arm_alert_trap()
+        self.js("""
+            window.__added = [];
+            const bad = new Set(['IMG', 'SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'svg']);
+            new MutationObserver((records) => {
+              for (const r of records) for (const n of r.addedNodes) {
+                if (n.nodeType !== 1) continue;
+                if (bad.has(n.tagName) && !n.closest('.toolbar, .icon')) window.__added.push(n.outerHTML.slice(0, 120));
+                for (const m of n.querySelectorAll('img, script, iframe, object, embed')) window.__added.push(m.outerHTML.slice(0, 120));
+              }
+            }).observe(document.documentElement, { childList: true, subtree: true });""")
 
     def alerts(self):
         return self.js("return window.__alerts || [];")
@@ -447,30 +464,48 @@ def quit_all(pages):
             pass
 
 
+def scenery(base, bots):
+    """Public rooms of protocol bots, so the lobby has a live room list to show."""
+    rooms = []
+    for host, guests, name in (("Erin", ["Frank", "Grace"], "Sketch club"), ("Heidi", [], "Doodle dojo")):
+        h = Bot(base, host)
+        bots.append(h)
+        h.send({"t": "create", "name": name, "public": True})
+        code = h.wait_for("room", what=f"{host}'s room")["code"]
+        for g in guests:
+            bot = Bot(base, g)
+            bots.append(bot)
+            bot.send({"t": "join", "code": code})
+            bot.wait_for("room", lambda m, code=code: m.get("code") == code, what=f"{g} in {code}")
+        rooms.append((code, 1 + len(guests)))
+    return rooms
+
+
 def run(base):
-    a = b = bot = None
-    pages = []
+    a = b = None
+    pages, bots = [], []
     try:
         a = Page("alice", make_driver(), base)
         pages.append(a)
         b = Page("bob", make_driver(), base)
         pages.append(b)
+        others = scenery(base, bots)
 
-        # ---- nickname and lobby
+        # ---- nickname and lobby (with the bots' public rooms listed)
         a.d.get(base + "/")
         a.wait(lambda: a.visible("#name-input"), "nickname screen")
         a.js("localStorage.clear(); sessionStorage.clear();")
         a.screenshot("nickname")
         enter_name(a, "Alice")
         a.wait(lambda: a.visible("#screen-lobby"), "lobby screen")
+        for rcode, n in others:
+            a.wait(lambda rcode=rcode: a.js(f"return !!document.querySelector('#room-list [data-code=\"{rcode}\"]')"),
+                   f"public room {rcode} in the lobby list")
         a.screenshot("lobby")
         log("alice is in the lobby with id", a.my_id())
 
         # ---- create a room
-        a.type_into("#create-name", "E2E room")
-        a.click("#create-form button[type=submit]")
-        a.wait(lambda: a.visible("#screen-room") and (a.text("#room-code") or "") != "", "room view after create")
-        code = a.text("#room-code").strip()
+        code = create_room(a, "Friday doodles")
         if not re.fullmatch(r"[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}", code):
             raise Failure(f"room code {code!r} is not 6 characters of the protocol alphabet")
         log("room created:", code)
@@ -486,20 +521,12 @@ def run(base):
         if a_id == b_id:
             raise Failure("both players got the same id")
 
-        # ---- a third player (protocol bot) joins by code and is ready
-        bot = Bot(base)
-        bot.send({"t": "join", "code": code})
-        bot.wait_for("room", lambda m: m.get("code") == code, what=f"room {code} for the bot")
-        bot_id = str(bot.welcome.get("playerId"))
-        a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 3, "three players in alice's list")
-        a.wait(lambda: a.js("return !!document.querySelector('#player-list .player[data-id=\"' + arguments[0] + '\"]')", bot_id), "the bot in alice's list")
-        bot.send({"t": "ready", "ready": True})
-        a.wait(lambda: a.js("return !!document.querySelector('#player-list .player[data-id=\"' + arguments[0] + '\"] .mark-ready')", bot_id), "the bot's ready mark")
-        a.screenshot("room-lobby")
-
-        # ---- ready up
-        a.click("#ready-toggle")
+        # ---- ready up (bob first, so alice's page shows his ready mark)
         b.click("#ready-toggle")
+        a.wait(lambda: a.js("return !!document.querySelector('#player-list .player[data-id=\"' + arguments[0] + '\"] .mark-ready')", b_id),
+               "bob's ready mark on alice's page")
+        a.screenshot("room-lobby")
+        a.click("#ready-toggle")
         log("both ready; waiting for the word choice")
         drawer = guesser = None
 
@@ -510,12 +537,7 @@ def run(base):
             elif b.visible("#overlay-choose") and b.js("return document.querySelectorAll('.word-choice').length") > 0:
                 drawer, guesser = b, a
             return drawer is not None
-        try:
-            a.wait(who_chooses, "a word-choice overlay on one of the two pages", timeout=20)
-        except Failure:
-            if bot.find("choose"):
-                raise Failure("the server made the bot (third to join) the first drawer; expected seat order (host first)") from None
-            raise
+        a.wait(who_chooses, "a word-choice overlay on one of the two pages", timeout=20)
         log(f"{drawer.label} draws; {guesser.label} guesses")
         guesser.wait(lambda: guesser.visible("#overlay-choosing"), "'is choosing' notice for the guesser")
         drawer.click(".word-choice")
@@ -529,85 +551,76 @@ def run(base):
         drawer.wait(lambda: drawer.visible("#toolbar"), "drawing toolbar for the drawer")
         if guesser.visible("#toolbar"):
             raise Failure("the guesser sees the drawing toolbar")
-        for p in (a, b):
-            p.arm_alert_trap()
 
-        # ---- draw a stroke with real pointer input
+        # ---- draw strokes with real pointer input
         w, h = drawer.canvas_size()
         cx, cy = w // 2, h // 2
         guesser.wait(lambda: not guesser.ink_near(cx, cy, 6), "a white canvas at the turn start")
         drawer.click('#widths [aria-label="Width 16"]')
-        canvas = drawer.d.find_element(By.ID, "board")
-        rect = drawer.js("const r=document.getElementById('board').getBoundingClientRect(); return [r.width, r.height];")
-        half = rect[0] * 0.25
-        chain = ActionChains(drawer.d, duration=20)
-        chain.move_to_element_with_offset(canvas, int(-half), 0).click_and_hold()
-        steps = 12
-        for _ in range(steps):
-            chain.move_by_offset(int(2 * half / steps), 0)
-        chain.release().perform()
-        if not drawer.ink_near(cx, cy, 4):
-            drawer.wait(lambda: drawer.ink_near(cx, cy, 4), "ink on the drawer's own canvas", timeout=2)
+        draw_stroke(drawer, 0.25, 0.5, 0.75, 0.5)
         log("stroke drawn; waiting for it on the guesser's canvas")
         guesser.wait(lambda: guesser.ink_near(cx, cy, 4), f"ink at logical ({cx},{cy}) on the guesser's canvas", timeout=10)
+        left_x = int(0.25 * w)
+        guesser.wait(lambda: guesser.ink_near(left_x + 4, cy, 6), f"ink near the stroke start ({left_x},{cy})", timeout=5)
         # the stroke is horizontal: far above it must still be white
         if guesser.ink_near(cx, cy - h // 4, 4):
             raise Failure("ink appeared where nothing was drawn (coordinate mapping is off)")
-        left_x = int(cx - (half / rect[0]) * w)
-        guesser.wait(lambda: guesser.ink_near(left_x + 4, cy, 6), f"ink near the stroke start ({left_x},{cy})", timeout=5)
-        bot_deadline = time.time() + 5
-        while not bot.frames and time.time() < bot_deadline:
-            time.sleep(0.05)
-        if not bot.frames:
-            raise Failure("the bot received no binary drawing frame (relay)")
-        with bot.lock:
-            first = bot.frames[0]
-        if first[0] != 0x01:
-            raise Failure(f"the first relayed operation is not BEGIN: {first[:16].hex()}")
+        # a few more strokes in colour, for the screenshots
+        drawer.js("document.querySelectorAll('#palette .swatch')[5].click()")
+        drawer.click('#widths [aria-label="Width 8"]')
+        draw_stroke(drawer, 0.3, 0.35, 0.5, 0.2)
+        draw_stroke(drawer, 0.5, 0.2, 0.7, 0.35)
+        guesser.wait(lambda: guesser.ink_near(int(0.4 * w), int(0.275 * h), 5), "the coloured strokes on the guesser's canvas")
+        chat_lines = lambda p: p.js("return [...document.querySelectorAll('#chat-log .chat-text')].map(e => e.textContent)")  # noqa: E731
+        guesser.type_into("#chat-input", "a tent?", enter=True)
+        drawer.wait(lambda: "a tent?" in chat_lines(drawer), "a wrong guess shown in the drawer's chat")
         drawer.screenshot("drawing")
         guesser.screenshot("guessing")
 
-        # ---- HTML in chat is text
+        # ---- HTML in chat is text: no element is created, nothing runs
+        for p in (a, b):
+            p.arm_dom_trap()
         guesser.type_into("#chat-input", XSS, enter=True)
         for p in (a, b):
-            p.wait(lambda p=p: any(XSS == t for t in p.js("return [...document.querySelectorAll('#chat-log .chat-text')].map(e => e.textContent)")),
-                   "the HTML chat payload shown as literal text")
-        time.sleep(0.5)
-        for p in (a, b):
-            imgs = p.js("return document.querySelectorAll('img').length")
-            if imgs:
-                raise Failure(f"[{p.label}] an <img> element was created from chat ({imgs})")
+            p.wait(lambda p=p: XSS in chat_lines(p), "the HTML chat payload shown as literal text")
+            # MutationObserver records run as microtasks right after the insertion, so the
+            # chat line being there means any <img> made with it is already recorded
+            added = p.js("return window.__added")
+            if added:
+                raise Failure(f"[{p.label}] chat created elements {added}")
+            if p.js("return document.querySelectorAll('img').length"):
+                raise Failure(f"[{p.label}] an <img> element exists after the HTML chat")
             if p.alerts():
                 raise Failure(f"[{p.label}] chat text executed script: alerts {p.alerts()}")
         log("HTML chat payload rendered as text, nothing executed")
 
-        # ---- reload the guesser mid-turn
+        # ---- reload the only guesser mid-turn: the turn waits for it
         guesser.d.refresh()
         guesser.wait(lambda: guesser.visible("#screen-room") and (guesser.text("#room-code") or "").strip() == code,
                      "the room restored after reload", timeout=20)
         guesser.wait(lambda: guesser.ink_near(cx, cy, 4), "the canvas restored after reload (ink still there)", timeout=15)
+        guesser.wait(lambda: guesser.ink_near(int(0.4 * w), int(0.275 * h), 5), "the coloured strokes restored after reload")
         if guesser.my_id() != (a_id if guesser is a else b_id):
             raise Failure("the reloaded guesser has a different player id (token not resumed)")
         guesser.wait(lambda: "_" in (guesser.text("#turn-word") or ""), "the mask restored after reload")
-        log("reload restored room and canvas")
+        if drawer.visible("#overlay-turnend") or guesser.visible("#overlay-turnend"):
+            raise Failure("the turn ended while its only guesser reloaded")
+        log("reload restored room and canvas; the turn went on")
         guesser.arm_alert_trap()
 
-        # ---- guess the word
+        # ---- guess the word: the correct-guess mark, and the turn ends (everyone guessed)
         gid = guesser.my_id()
         guesser.type_into("#chat-input", word, enter=True)
         sel = f'#player-list .player.guessed[data-id="{gid}"] .mark-guessed'
         guesser.wait(lambda: guesser.js("return !!document.querySelector(arguments[0])", sel), "correct-guess mark on the guesser's page")
         drawer.wait(lambda: drawer.js("return !!document.querySelector(arguments[0])", sel), "correct-guess mark on the drawer's page")
         log("correct guess marked")
-
-        # ---- the bot guesses too: everyone guessed
-        bot.send({"t": "chat", "text": word})
-
-        # ---- turn end (everyone guessed)
         guesser.wait(lambda: guesser.visible("#overlay-turnend"), "turn-end overlay", timeout=15)
         revealed = (guesser.text("#turnend-word") or "").strip()
         if revealed.lower() != word.lower():
             raise Failure(f"turn-end reveals {revealed!r}, expected {word!r}")
+        if "guessed" not in (guesser.text("#turnend-reason") or "").lower():
+            raise Failure(f"turn-end reason {guesser.text('#turnend-reason')!r}, expected everyone guessed")
         guesser.screenshot("turn-end")
         for p in (a, b):
             errs = [e for e in p.console_errors() if "favicon" not in e.get("message", "")]
@@ -615,30 +628,19 @@ def run(base):
                 log(f"[{p.label}] console errors:", json.dumps(errs, indent=1)[:2000])
         log("PASS")
     except Failure:
-        for p in pages:
-            try:
-                path = os.path.join(tempfile.gettempdir(), f"e2e-failure-{p.label}.png")
-                p.d.save_screenshot(path)
-                log(f"[{p.label}] failure screenshot: {path}")
-                for e in p.console_errors():
-                    log(f"[{p.label}] console:", e.get("message", "")[:500])
-            except Exception:  # noqa: BLE001
-                pass
+        dump_failure(pages, "e2e")
         raise
     finally:
-        if bot:
+        for bot in bots:
             bot.close()
-        for p in pages:
-            try:
-                p.d.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        quit_all(pages)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mock", action="store_true", help="run against tests/browser/mock_server.py")
     args = ap.parse_args()
+    install_signal_handlers()
     server = ServerProcess(mock=args.mock)
     try:
         server.start()

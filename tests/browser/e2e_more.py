@@ -11,7 +11,6 @@ Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_more.py 
 """
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
@@ -93,9 +92,10 @@ def lobby_flows(base, pages):
     c.d.refresh()
     c.wait(lambda: c.my_id() == b.my_id(), "the second tab resumed the same player")
     b.wait(lambda: b.visible("#banner") and "another tab" in (b.text("#banner-text") or ""), "4001 banner")
-    time.sleep(2.5)
-    if b.text("#conn-text") != "Offline":
-        raise Failure("the replaced tab reconnected by itself after 4001")
+    # no automatic reconnect: the connection is stopped with no retry scheduled
+    conn_state = b.js("const c = window.drawserverClient.conn; return [c.stopped, c.retryTimer === null, c.ws === null, c.state];")
+    if conn_state != [True, True, True, "stopped"] or b.text("#conn-text") != "Offline":
+        raise Failure(f"the replaced tab would reconnect by itself after 4001: {conn_state}, {b.text('#conn-text')!r}")
     b.click("#banner-action")
     b.wait(lambda: b.text("#conn-text") == "Online", "manual reconnect")
     c.wait(lambda: c.visible("#banner") and "another tab" in (c.text("#banner-text") or ""), "the other tab now replaced")
@@ -163,6 +163,7 @@ def phone_drawing(base, pages):
 
 def main():
     mock = "--mock" in sys.argv
+    e2e.install_signal_handlers()
     server = e2e.ServerProcess(mock=mock)
     pages = []
     try:
@@ -172,21 +173,14 @@ def main():
         log("PASS")
         return 0
     except Failure as e:
-        for p in pages:
-            try:
-                path = os.path.join("/tmp", f"e2e-more-failure-{p.label}.png")
-                p.d.save_screenshot(path)
-                log("failure screenshot:", path)
-            except Exception:  # noqa: BLE001
-                pass
+        e2e.dump_failure(pages, "e2e-more")
         print(f"e2e_more: FAIL: {e}", file=sys.stderr)
+        tail = server.stderr_text()[-2000:]
+        if tail:
+            print("e2e_more: server output (tail):\n" + tail, file=sys.stderr)
         return 1
     finally:
-        for p in pages:
-            try:
-                p.d.quit()
-            except Exception:  # noqa: BLE001
-                pass
+        e2e.quit_all(pages)
         server.stop()
 
 
