@@ -1,7 +1,7 @@
 // WebSocket session: hello/welcome with a resumable token, automatic reconnect
 // with exponential backoff and jitter, close-code policy (see docs/CLIENT.md).
 
-import { backoffDelay, closePolicy } from './util.js';
+import { backoffDelay, streakPolicy } from './util.js';
 
 const TOKEN_KEY = 'drawserver.token';
 
@@ -45,6 +45,7 @@ export class Connection extends EventTarget {
     this.retryTimer = null;
     this.stopped = true;
     this.welcomed = false;
+    this.streak = null; // close policy of the current run of reconnect attempts
     this.state = 'stopped';
     this.onOnline = () => {
       if (!this.stopped && this.state === 'reconnecting') this.reconnectNow();
@@ -144,7 +145,9 @@ export class Connection extends EventTarget {
       this.ws = null;
       this.welcomed = false;
       if (this.stopped) return;
-      const policy = closePolicy(ev.code);
+      // within a streak of failed attempts (attempt > 0) keep the reason of its first close
+      const policy = streakPolicy(ev.code, this.attempt > 0 ? this.streak : null);
+      this.streak = policy;
       this.dispatchEvent(new CustomEvent('closed', { detail: { code: ev.code, reason: ev.reason, policy } }));
       if (!policy.reconnect) {
         this.stopped = true;

@@ -177,6 +177,16 @@ export function closePolicy(code) {
   }
 }
 
+/**
+ * The policy for a close while reconnecting: a failed attempt (1006, no close frame:
+ * the server is still down) keeps the reason that started the streak, so "the server
+ * is restarting" (1012) stays on screen, with its pace, until the session is back.
+ */
+export function streakPolicy(code, streak) {
+  if (code === 1006 && streak && streak.reconnect) return streak;
+  return closePolicy(code);
+}
+
 export const TURN_END_REASONS = Object.freeze({
   time: 'Time is up',
   allGuessed: 'Everyone guessed the word',

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   normalizeCode, isValidCode, cleanName, maskWords, maskLengths, maskForWord, revealedCount, Countdown,
-  formatSeconds, parseCustomWords, buildSettings, withPlaces, backoffDelay, closePolicy, toLogical,
+  formatSeconds, parseCustomWords, buildSettings, withPlaces, backoffDelay, closePolicy, streakPolicy, toLogical,
 } from '../../../web-static/js/util.js';
 
 test('room codes: case-insensitive input, alphabet and length validated', () => {
@@ -104,6 +104,15 @@ test('close codes: 4001 does not reconnect, 1012/4008 and others do', () => {
   assert.equal(closePolicy(4008).reconnect, true);
   assert.equal(closePolicy(1006).reconnect, true);
   assert.equal(closePolicy(1008).slow, true);
+});
+
+test('failed reconnect attempts keep the reason of the first close', () => {
+  const restart = streakPolicy(1012, null);
+  assert.match(restart.message, /restarting/);
+  assert.equal(streakPolicy(1006, restart), restart, '1006 while the server is down keeps 1012');
+  assert.match(streakPolicy(1006, null).message, /Connection lost/);
+  assert.equal(streakPolicy(4001, restart).reconnect, false, 'a real close code wins');
+  assert.equal(streakPolicy(1006, streakPolicy(1008, null)).slow, true, 'the slow pace is kept');
 });
 
 test('pointer positions map to logical canvas coordinates', () => {
