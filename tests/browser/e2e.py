@@ -111,6 +111,11 @@ class ServerProcess:
                                      start_new_session=True)
         out.close()
         err.close()
+        # scripts/test.d/20-browser-e2e kills what is listed here if this process dies hard
+        pidfile = os.environ.get("E2E_PIDFILE")
+        if pidfile:
+            with open(pidfile, "a") as f:
+                f.write(f"{self.proc.pid}\n")
 
     def stderr_text(self):
         try:
@@ -123,10 +128,9 @@ class ServerProcess:
             return ""
 
     def start(self, timeout=60):
-        if self.port is None:
-            self.port = free_port()
         self.starts += 1
         if self.mock:
+            self.port = self.port or free_port()
             self._spawn([sys.executable, os.path.join(REPO, "tests", "browser", "mock_server.py"),
                          "--port", str(self.port), "--web-root", WEB_ROOT])
             self.wait_ready("/healthz", timeout)
@@ -136,11 +140,25 @@ class ServerProcess:
             binary = os.path.join(REPO, binary)
         if not os.access(binary, os.X_OK):
             raise SystemExit(f"e2e: server binary not found or not executable: {binary} (set DRAWSERVER_BIN)")
-        # every browser runs on 127.0.0.1: lift the per-IP caps meant for the public internet
-        self._spawn([binary, "serve", "--port", str(self.port), "--db", self.db, "--seed", "7",
+        # the first start lets the server pick a free port (no race with other processes);
+        # a restart reuses it. Every browser runs on 127.0.0.1: lift the per-IP caps.
+        self._spawn([binary, "serve", "--port", str(self.port or 0), "--db", self.db, "--seed", "7",
                      "--web-root", WEB_ROOT, "--max-connections-per-ip", "0", "--ip-room-rate", "1000/60s",
                      *self.extra])
+        if self.port is None:
+            self.port = self.wait_port(timeout)
         self.wait_ready("/readyz", timeout)
+
+    def wait_port(self, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.stderr_text())
+            if m:
+                return int(m.group(1))
+            if self.proc.poll() is not None:
+                raise SystemExit(f"e2e: the server exited early (status {self.proc.returncode}):\n{self.stderr_text()[-3000:]}")
+            time.sleep(0.05)
+        raise SystemExit(f"e2e: the server did not log its port within {timeout}s")
 
     def answers(self, path):
         try:
