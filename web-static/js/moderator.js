@@ -46,7 +46,7 @@ function signOut(message) {
   if ($('#kick-dialog').open) $('#kick-dialog').close();
   show($('#mod-dashboard'), false);
   show($('#mod-login'), true);
-  show($('#mod-signout'), false);
+  show($('#mod-controls'), false);
   setStatus('Signed out', 'stopped');
   $('#login-error').textContent = message || '';
   $('#token-input').value = '';
@@ -56,7 +56,7 @@ function signOut(message) {
 function signedIn() {
   show($('#mod-login'), false);
   show($('#mod-dashboard'), true);
-  show($('#mod-signout'), true);
+  show($('#mod-controls'), true);
   clearInterval(state.timer);
   state.timer = setInterval(() => {
     if ($('#mod-auto').checked && !document.hidden) refresh();
