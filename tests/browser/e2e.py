@@ -379,6 +379,11 @@ class Page:
             os.makedirs(SHOTS_DIR, exist_ok=True)
             path = os.path.join(SHOTS_DIR, f"{name}.png")
             self.js("window.scrollTo(0, 0)")
+            # let finite CSS transitions/animations (overlay fade-in, toasts) settle first
+            self.d.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const running = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+                Promise.all(running.map((a) => a.finished.catch(() => null))).then(() => requestAnimationFrame(() => done(true)));""")
             self.d.save_screenshot(path)
             log("saved", os.path.relpath(path, REPO))
 
@@ -588,6 +593,13 @@ def run(base):
         drawer.click('#widths [aria-label="Width 8"]')
         draw_stroke(drawer, 0.3, 0.35, 0.5, 0.2)
         draw_stroke(drawer, 0.5, 0.2, 0.7, 0.35)
+        drawer.js("document.querySelectorAll('#palette .swatch')[17].click()")  # brown
+        draw_stroke(drawer, 0.3, 0.52, 0.3, 0.8, steps=6)
+        draw_stroke(drawer, 0.7, 0.52, 0.7, 0.8, steps=6)
+        draw_stroke(drawer, 0.3, 0.8, 0.7, 0.8, steps=8)
+        draw_stroke(drawer, 0.45, 0.8, 0.45, 0.65, steps=4)
+        draw_stroke(drawer, 0.45, 0.65, 0.55, 0.65, steps=3)
+        draw_stroke(drawer, 0.55, 0.65, 0.55, 0.8, steps=4)
         guesser.wait(lambda: guesser.ink_near(int(0.4 * w), int(0.275 * h), 5), "the coloured strokes on the guesser's canvas")
         chat_lines = lambda p: p.js("return [...document.querySelectorAll('#chat-log .chat-text')].map(e => e.textContent)")  # noqa: E731
         guesser.type_into("#chat-input", "a tent?", enter=True)
