@@ -12,6 +12,7 @@
 #
 # Usage: benchmarks/run.sh [--reps N] [--duration S] [--levels "16 64 256"] [--out DIR] [--quick]
 #   --quick: 1 repetition, 8 s runs, no capacity search (a check that everything works).
+#   --report-only DIR: print the tables again from DIR/runs.json (no runs).
 # Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,13 +29,21 @@ while [ $# -gt 0 ]; do
         --levels) levels=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
+        --report-only) out=$2; quick=2; shift 2 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
 done
 [ "$(nproc)" -ge 2 ] || { echo "run.sh needs 2 cores (server on core 0, load generator on core 1)" >&2; exit 1; }
 out=${out:-$(mktemp -d /tmp/drawserver-bench.XXXXXX)}
 mkdir -p "$out"
+if [ "$quick" = 2 ]; then
+    venv=.venv-bench
+    [ -x "$venv/bin/python" ] || "${PYTHON:-python3}" -m venv "$venv"
+    bin=unused
+    exec_report=1
+fi
 
+if [ "${exec_report:-0}" != 1 ]; then
 # uWebSockets (socketify) links libuv at run time.
 if ! ldconfig -p | grep -q 'libuv\.so\.1'; then
     echo "run.sh: installing libuv1 (needed by socketify)"
@@ -53,14 +62,18 @@ bin="$(pwd)/$scratch/release/drawserver"
 # 10,000 idle connections need that many descriptors in the server and in the client.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+fi
 echo "run.sh: results in $out"
 exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" <<'PYTHON'
-import json, os, signal, socket, statistics, subprocess, sys, tempfile, time
+import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
-bin, out, reps, duration, levels, quick = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6] == "1"
+bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6]
+quick, report_only = mode == "1", mode == "2"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
 SERVERS = ["drawserver", "uws", "websockets"]
+# A shared machine: run the server and the load generator ahead of other work.
+NICE = ["nice", "-n", "-15"] if os.geteuid() == 0 else []
 results = []  # every run, as dicts
 
 
@@ -87,7 +100,7 @@ def start(kind):
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="bench-")
     logf = open(os.path.join(workdir, "server.log"), "w")
-    cmd = ["taskset", "-c", "0"] + server_command(kind, port, os.path.join(workdir, "db.sqlite"))
+    cmd = NICE + ["taskset", "-c", "0"] + server_command(kind, port, os.path.join(workdir, "db.sqlite"))
     proc = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT, cwd=os.getcwd())
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -119,7 +132,64 @@ def rss_kb(pid):
     return 0
 
 
+def busy_seconds():
+    """CPU time used by the whole machine (every process), from /proc/stat."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:9]]
+    return (sum(v) - v[3] - v[4]) / HZ
+
+
+def proc_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / HZ
+
+
+HZ = os.sysconf("SC_CLK_TCK")
+
+
+def renice_threads(pids, stop_event):
+    """nice applies per thread, and threads made by Dispatch or SwiftNIO start at 0 again:
+    re-apply -15 to every thread of the server and the client twice a second."""
+    while not stop_event.is_set():
+        for pid in pids:
+            try:
+                for tid in os.listdir("/proc/%d/task" % pid):
+                    try:
+                        if os.getpriority(os.PRIO_PROCESS, int(tid)) != -15:
+                            os.setpriority(os.PRIO_PROCESS, int(tid), -15)
+                    except OSError:
+                        pass
+            except OSError:
+                pass
+        stop_event.wait(0.5)
+
+
 def replay(kind, rooms, players, extra=(), label="load", dur=None):
+    """One run; repeated (up to 3 attempts, keeping the least disturbed) when other processes
+    on the machine used more than 0.15 core during it AND the load generator's own timers
+    ran late (send lag p99 over 10 ms), i.e. when the machine, not the server, shaped it."""
+    def disturbed(row):
+        return row.get("foreignCores", 9) > 0.15 and row.get("sendLagP99", 1e9) > 10
+    best = None
+    for attempt in range(3):
+        row = replay_once(kind, rooms, players, extra, label, dur)
+        if best is None or (disturbed(best) and row.get("sendLagP99", 1e9) < best.get("sendLagP99", 1e9)):
+            best = row
+        if not disturbed(row):
+            break
+        print("    (other processes used %.2f cores and the client's send lag p99 was %.1f ms: repeating)" % (row.get("foreignCores", 9), row.get("sendLagP99", -1)), flush=True)
+    results.append(best)
+    save()
+    row = best
+    print("  %-10s %-6s %4dx%-2d  %9s ops/s  p99 %8s ms  server %5s%% CPU  %6s s/M  RSS %s KB  client %s%%  other %.2f cores%s" % (
+        kind, label, rooms, players, "%.0f" % row.get("opsPerSec", 0), "%.2f" % row.get("p99", -1),
+        "%.0f" % row.get("serverCpuPct", 0), "%.2f" % row.get("cpuPerM", 0), row.get("rssKB"),
+        "%.0f" % row.get("clientCpuPct", 0), row.get("foreignCores", -1), "  CLIENT-BOUND" if row.get("clientBottleneck") else ""), flush=True)
+    return row
+
+
+def replay_once(kind, rooms, players, extra, label, dur):
     proc, port, workdir = start(kind)
     baseline = rss_kb(proc.pid)
     summary_path = os.path.join(workdir, "summary.json")
@@ -131,7 +201,18 @@ def replay(kind, rooms, players, extra=(), label="load", dur=None):
     else:
         cmd += ["--rooms", str(rooms), "--players", str(players), "--ramp", "2", "--warmup", "2"] + sum([["--log", l] for l in logs], []) + list(extra)
     started = time.time()
-    rc = subprocess.call(cmd, timeout=dur + 120)
+    busy0, server0 = busy_seconds(), proc_seconds(proc.pid)
+    client = subprocess.Popen(NICE + cmd)
+    stop_renice = threading.Event()
+    renicer = threading.Thread(target=renice_threads, args=([proc.pid, client.pid], stop_renice), daemon=True)
+    if NICE:
+        renicer.start()
+    _, status, usage = os.wait4(client.pid, 0)
+    stop_renice.set()
+    client.returncode = os.waitstatus_to_exitcode(status)
+    rc = client.returncode
+    wall = time.time() - started
+    foreign = (busy_seconds() - busy0 - (proc_seconds(proc.pid) - server0) - usage.ru_utime - usage.ru_stime) / wall
     if rc != 0:
         print("  (replay exited %d; server log: %s)" % (rc, open(os.path.join(workdir, "server.log")).read()[-2000:]), flush=True)
     stop(proc)
@@ -143,7 +224,8 @@ def replay(kind, rooms, players, extra=(), label="load", dur=None):
         s = None
     subprocess.call(["rm", "-rf", workdir])
     row = {"server": kind, "label": label, "rooms": rooms, "players": players, "rc": rc, "baselineRssKB": baseline,
-           "command": " ".join(cmd[3:]).replace(summary_path, "OUT.json"), "seconds": round(time.time() - started, 1)}
+           "command": " ".join(cmd[3:]).replace(summary_path, "OUT.json"), "seconds": round(wall, 1),
+           "foreignCores": round(foreign, 3)}
     if s:
         row.update({
             "opsPerSec": s["opsDeliveredPerSecond"], "sentPerSec": s["opsSentPerSecond"],
@@ -153,16 +235,10 @@ def replay(kind, rooms, players, extra=(), label="load", dur=None):
             "serverCpuPct": (s.get("server") or {}).get("cpuPercentOfOneCore", 0),
             "rssKB": (s.get("server") or {}).get("rssKBEnd", 0),
             "clientCpuPct": s["client"]["cpuPercentOfOneCore"], "clientBottleneck": s["client"]["bottleneck"],
+            "sendLagP99": s["client"]["sendLagMs"]["p99"],
             "errors": s["connectErrors"] + s["unexpectedCloses"], "welcomed": s.get("idleConnections"),
             "serverErrors": s["serverErrors"],
         })
-    results.append(row)
-    with open(os.path.join(out, "runs.json"), "w") as f:
-        json.dump(results, f, indent=1)
-    print("  %-10s %-5s %4dx%-2d  %9s ops/s  p99 %8s ms  server %5s%% CPU  %6s s/M  RSS %s KB  client %s%%%s" % (
-        kind, label, rooms, players, "%.0f" % row.get("opsPerSec", 0), "%.2f" % row.get("p99", -1),
-        "%.0f" % row.get("serverCpuPct", 0), "%.2f" % row.get("cpuPerM", 0), row.get("rssKB"),
-        "%.0f" % row.get("clientCpuPct", 0), "  CLIENT-BOUND" if row.get("clientBottleneck") else ""), flush=True)
     return row
 
 
@@ -171,17 +247,27 @@ def med(rows, key):
     return statistics.median(values) if values else float("nan")
 
 
+if report_only:
+    saved = json.load(open(os.path.join(out, "runs.json")))
+    results.extend(saved["runs"] if isinstance(saved, dict) else saved)
+    levels = sorted({r["rooms"] for r in results if r["label"] == "load"})
 machine = {
     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     "nproc": subprocess.check_output(["nproc"]).decode().strip(),
     "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"),
     "kernel": os.uname().release,
 }
+if report_only and isinstance(saved, dict):
+    machine = saved["machine"]
 print("machine: %(cpu)s, nproc %(nproc)s, Linux %(kernel)s, %(date)s" % machine, flush=True)
+
+def save():
+    with open(os.path.join(out, "runs.json"), "w") as f:
+        json.dump({"machine": machine, "runs": results}, f, indent=1)
 
 # 1. Fixed loads, alternating servers, medians of `reps`.
 print("== fixed loads (rooms x 8 players, drawers at 60 frames/s), %d repetition(s) of %.0f s" % (reps, duration), flush=True)
-for rep in range(reps):
+for rep in range(0 if report_only else reps):
     for rooms in levels:
         order = SERVERS if rep % 2 == 0 else list(reversed(SERVERS))
         for kind in order:
@@ -189,9 +275,9 @@ for rep in range(reps):
 
 # 2. Capacity: the most deliveries/s with p99 <= 50 ms (and <= 20 ms), rooms x 8, stepping up.
 capacity = {}
-if not quick:
+if not quick and not report_only:
     print("== capacity search (rooms x 8, one run per step, stops once p99 > 50 ms)", flush=True)
-    steps = [32, 128, 384, 512, 768, 1024]
+    steps = [32, 96, 128, 192, 384, 512, 768, 1024]
     for kind in SERVERS:
         for rooms in steps:
             row = replay(kind, rooms, 8, label="search")
@@ -201,11 +287,11 @@ if not quick:
 # 3. Idle connections: memory per connection.
 print("== 10,000 idle connections (hello only)", flush=True)
 idle_n = 2000 if quick else 10000
-for kind in SERVERS:
+for kind in ([] if report_only else SERVERS):
     replay(kind, 0, 0, extra=["--idle", str(idle_n), "--ramp", "5", "--warmup", "3"], label="idle", dur=15)
 
 # 4. drawserver: the largest room shapes with p99 under 50 ms.
-if not quick:
+if not quick and not report_only:
     print("== drawserver: largest rooms x players with p99 <= 50 ms", flush=True)
     for players in (4, 8, 16):
         for rooms in (32, 64, 96, 128, 192, 256, 384):
@@ -217,24 +303,25 @@ if not quick:
 lines = []
 lines.append("Machine: %(cpu)s, nproc %(nproc)s, Linux %(kernel)s; run %(date)s." % machine)
 lines.append("")
-lines.append("| load (rooms x players) | server | deliveries/s | p50 ms | p99 ms | p99.9 ms | server CPU % | CPU s per M deliveries | server VmRSS | lost | client CPU % |")
-lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+lines.append("| load (rooms x players) | server | deliveries/s | p50 ms | p99 ms | p99.9 ms | server CPU % | CPU s per M deliveries | server VmRSS | lost | client CPU % | client send lag p99 ms | other processes (cores) |")
+lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for rooms in levels:
     for kind in SERVERS:
         rows = [r for r in results if r["label"] == "load" and r["server"] == kind and r["rooms"] == rooms and "opsPerSec" in r]
         if not rows:
             continue
-        lines.append("| %d x 8 | %s | %s | %.2f | %.2f | %.2f | %.0f | %.2f | %.1f MB | %d | %.0f%s |" % (
+        lines.append("| %d x 8 | %s | %s | %.2f | %.2f | %.2f | %.0f | %.2f | %.1f MB | %d | %.0f%s | %.1f | %.2f |" % (
             rooms, kind, "{:,.0f}".format(med(rows, "opsPerSec")), med(rows, "p50"), med(rows, "p99"), med(rows, "p999"),
             med(rows, "serverCpuPct"), med(rows, "cpuPerM"), med(rows, "rssKB") / 1024, sum(r["lost"] for r in rows),
-            med(rows, "clientCpuPct"), " (client-bound)" if any(r["clientBottleneck"] for r in rows) else ""))
+            med(rows, "clientCpuPct"), " (client-bound in %d of %d)" % (sum(1 for r in rows if r["clientBottleneck"]), len(rows)) if any(r["clientBottleneck"] for r in rows) else "",
+            med(rows, "sendLagP99"), max(0.0, med(rows, "foreignCores"))))
 lines.append("")
-lines.append("Capacity (highest deliveries/s seen at rooms x 8, from the fixed loads and the search):")
+lines.append("Capacity (highest deliveries/s of any single run at rooms x 8, fixed loads and searches):")
 lines.append("")
 lines.append("| server | deliveries/s at p99 <= 50 ms | deliveries/s at p99 <= 20 ms |")
 lines.append("|---|---|---|")
 for kind in SERVERS:
-    rows = [r for r in results if r["server"] == kind and r["label"] in ("load", "search") and r.get("players") == 8 and "opsPerSec" in r and r.get("errors", 0) == 0]
+    rows = [r for r in results if r["server"] == kind and r["label"] in ("load", "search", "shape") and r.get("players") == 8 and "opsPerSec" in r and r.get("errors", 0) == 0]
     best50 = max([r for r in rows if r["p99"] <= 50], key=lambda r: r["opsPerSec"], default=None)
     best20 = max([r for r in rows if r["p99"] <= 20], key=lambda r: r["opsPerSec"], default=None)
     fmt = lambda r: "none" if r is None else "{:,.0f} ({} x 8, p99 {:.1f} ms{})".format(r["opsPerSec"], r["rooms"], r["p99"], ", client-bound" if r["clientBottleneck"] else "")
@@ -263,6 +350,10 @@ for r in results:
     lines.append("- %s, %s: `%s`" % (r["server"], r["label"], r["command"]))
 lines.append("- drawserver serve flags: `--db TMP --max-connections-per-ip 0 --ip-room-rate 1000000/1s --turn-end-seconds 0 --game-end-seconds 1 --log-level warning`")
 report = "\n".join(lines)
+if report_only:
+    print()
+    print(report)
+    sys.exit(0)
 open(os.path.join(out, "results.md"), "w").write(report + "\n")
 print()
 print(report)
