@@ -307,7 +307,8 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             context.counters.welcomed += 1
             guard !room.plan.idle else { return }
             if seat == 0 {
-                let settings = #"{"maxPlayers":\#(max(2, room.plan.players)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
+                // One seat more than the players, so an observer (`--record`, a browser) can join.
+                let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
                 connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
             } else if let code = room.code {
                 connection.sendText(#"{"t":"join","code":"# + Self.json(code) + "}")
