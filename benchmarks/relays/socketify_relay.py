@@ -1,14 +1,15 @@
 """The upper bound: a room pub/sub relay on uWebSockets (PyPI `socketify`).
 
-Binary frames from the drawer go out through uWebSockets' own C++ pub/sub (`ws.publish`
-to the room's topic, which skips the sender), so Python runs once per drawer frame, not
-once per delivery. The game is faked by fakegame.py (read its docstring for what).
+Binary frames from the drawer go out through uWebSockets' own C++ pub/sub (the native
+`uws_ws_publish_with_options` on the sender's socket, which skips the sender; socketify's
+`WebSocket.publish` would send it back to the drawer too), so Python runs once per drawer
+frame, not once per delivery. The game is faked by fakegame.py (read its docstring for what).
 Usage: python socketify_relay.py PORT   (prints "listening on 127.0.0.1:PORT")
 """
 import sys
 
 from socketify import App, OpCode, CompressOptions
-from socketify.native import ffi
+from socketify.native import ffi, lib
 
 from fakegame import FakeGame, Player
 
@@ -49,7 +50,8 @@ def on_message(ws, message, opcode):
         return
     if opcode == OpCode.BINARY:
         if game.is_drawing(player):
-            ws.publish(player.room.code, message, OpCode.BINARY)
+            topic = player.room.code.encode()
+            lib.uws_ws_publish_with_options(app.SSL, ws.ws, topic, len(topic), message, len(message), int(OpCode.BINARY), False)
     elif opcode == OpCode.TEXT:
         game.on_text(player, message)
 

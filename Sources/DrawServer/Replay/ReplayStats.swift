@@ -201,6 +201,9 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         }
         if c.connectErrors > 0 { warnings.append("\(c.connectErrors) connection(s) could not be opened") }
         if c.opsLost > 0 { warnings.append("\(c.opsLost) operation(s) lost") }
+        if c.opsUnexpected > 0 {
+            warnings.append("\(c.opsUnexpected) operation(s) received that no drawer sent to that client (does the server echo a drawer's frames back to it?)")
+        }
         let ratio = c.opsExpected == 0 ? 1 : Double(c.opsDelivered) / Double(c.opsExpected)
         return ReplaySummary(
             url: url, mode: mode, rooms: rooms, players: players, speed: speed, logs: logs,
