@@ -50,6 +50,7 @@ struct AbuseTests {
             while let event = await bob.nextEvent(within: 0.3) {
                 if case .binary(let bytes) = event { received += bytes.count / dot.count }
             }
+            print("drawing flood: \(received) of 400 back-to-back frames relayed")
             #expect(received >= 120 && received < 400, "relayed \(received) of 400 frames")
         }
     }
@@ -116,8 +117,12 @@ struct AbuseTests {
             ], cursor: &cursor)
             let start = ContinuousClock.now
             var disconnected = false
+            var overflowAt: ContinuousClock.Instant?
             while !disconnected, ContinuousClock.now - start < .seconds(30) {
                 for _ in 0..<50 { ada.send(binary: zigzag) }
+                if overflowAt == nil, try await HTTP.get(port: port, path: "/metrics").text.contains("drawserver_queue_overflows_total 1") {
+                    overflowAt = .now
+                }
                 while let event = await ada.nextEvent(within: 0.05) {
                     if case .json(.object(let room)) = event, room["t"] == .string("room"),
                        room["players"]?.arrayValue?.contains(where: { $0.objectValue?["name"]?.stringValue == "Slow" && $0.objectValue?["connected"]?.boolValue == false }) == true {
@@ -125,6 +130,7 @@ struct AbuseTests {
                     }
                 }
             }
+            print("slow reader: queue overflowed after \(overflowAt.map { $0 - start } ?? .zero) of flooding; seat shown disconnected \(overflowAt.map { ContinuousClock.now - $0 } ?? .zero) after the overflow")
             #expect(disconnected, "the slow reader was disconnected")
             #expect(slow.drain(seconds: 10) == nil, "its socket was closed by the server")
             let room = try await HTTP.get(port: port, path: "/metrics")
@@ -149,6 +155,7 @@ struct AbuseTests {
                 room["players"]?.arrayValue?.contains { $0.objectValue?["name"]?.stringValue == "Ghost" && $0.objectValue?["connected"]?.boolValue == false } ?? false
             }
             let took = ContinuousClock.now - start
+            print("heartbeat: silent peer marked disconnected after \(took) (interval 1 s + timeout 1 s)")
             #expect(took < .seconds(4), "interval + timeout is 2 s; took \(took)")
             // The well-behaved client answers pings and stays.
             try await Task.sleep(for: .seconds(2.5))

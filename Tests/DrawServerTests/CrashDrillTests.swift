@@ -170,6 +170,7 @@ struct CrashDrillTests {
         #expect(codes.allSatisfy { $0 == 1012 }, "close codes: \(Set(codes.map { $0.map(String.init) ?? "none" }))")
         #expect(await server.waitForExit(seconds: 15) == 0)
         let took = ContinuousClock.now - start
+        print("drain: 200 clients closed with 1012 and the process exited 0 in \(took)")
         #expect(took < .seconds(10), "drained in \(took)")
         let database = try DatabaseQueue(path: db)
         let (players, seats) = try await database.read { db in
