@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import DrawServer
 
@@ -9,6 +10,19 @@ struct ConnectionTests {
             let client = TestClient.connect(port: port)
             #expect(await client.closeCode(within: 5) == 4003)
         }
+    }
+
+    @Test func aConnectionRegisteredAfterTheDrainBeganIsToldToComeBack() {
+        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+        let early = Outbox(limit: 1 << 20, hardClose: {})
+        #expect(server.register(server.newConnectionID(), outbox: early, ip: "10.0.0.1") == .accepted)
+        let listed = server.beginDrain()
+        #expect(listed.count == 1 && listed.first === early)
+        // Upgraded before readiness went 503, registered after the drain took its list.
+        let late = Outbox(limit: 1 << 20, hardClose: {})
+        #expect(server.register(server.newConnectionID(), outbox: late, ip: "10.0.0.1") == .draining)
+        // Still counted, so the drain waits for it and cuts it off at the timeout.
+        #expect(server.connectionCount == 2)
     }
 
     @Test func messagesBeforeHelloAreRefused() async throws {

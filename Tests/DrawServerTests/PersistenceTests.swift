@@ -101,7 +101,7 @@ struct PersistenceTests {
 
     @Test func sigtermDrainsWith1012AndExitsZero() async throws {
         let db = temporaryDatabasePath()
-        let server = try await ServerProcess(["--db", db, "--drain-timeout-seconds", "3"])
+        let server = try await ServerProcess(["--db", db, "--drain-timeout-seconds", "2"])
         var clients: [TestClient] = []
         for i in 0..<5 {
             let client = TestClient.connect(port: server.port)
@@ -110,8 +110,10 @@ struct PersistenceTests {
         }
         try await seat(clients[0], Array(clients[1...]))
         // A peer that completes the handshake but never reads or answers keeps the drain busy,
-        // so /readyz can be seen answering 503 meanwhile.
+        // so /readyz can be seen answering 503 meanwhile; the drain timeout cuts it off.
         let silent = try SilentWebSocketPeer(port: server.port)
+        #expect(silent.upgraded, "the silent peer's upgrade was accepted")
+        try await waitUntil { try await HTTP.get(port: server.port, path: "/metrics").text.contains("drawserver_connections 6") }
         let start = ContinuousClock.now
         server.signal(SIGTERM)
         var sawDraining = false
@@ -120,16 +122,27 @@ struct PersistenceTests {
             sawDraining = reply.status == 503
         }
         #expect(sawDraining, "readiness goes 503 while draining")
+        // Upgrades are refused while draining.
+        let late = try SilentWebSocketPeer(port: server.port)
+        #expect(!late.upgraded, "no WebSocket while draining: \(late.statusLine)")
         for client in clients { #expect(await client.closeCode() == 1012) }
         #expect(await server.waitForExit(seconds: 10) == 0)
-        #expect(ContinuousClock.now - start < .seconds(8))
+        let took = ContinuousClock.now - start
+        print("drain with a peer that never answers: exited 0 after \(took) (drain timeout 2 s)")
+        #expect(took >= .seconds(2) && took < .seconds(2.9), "exits once the 2 s drain timeout cuts the silent peer off; took \(took)")
         silent.close()
+        late.close()
     }
 }
 
-/// A TCP peer that upgrades to WebSocket and then goes silent.
+/// A TCP peer that asks for a WebSocket upgrade, reads the response line, then goes
+/// silent: it never reads again and never answers a close.
 final class SilentWebSocketPeer {
     let socket: Int32
+    /// The status line of the server's response, e.g. `HTTP/1.1 101 Switching Protocols`.
+    private(set) var statusLine = ""
+
+    var upgraded: Bool { statusLine.contains(" 101 ") }
 
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -143,6 +156,14 @@ final class SilentWebSocketPeer {
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = request.withCString { send(socket, $0, strlen($0), 0) }
+        // Read up to the end of the first line (a few bytes at a time, so nothing after the
+        // response headers is consumed), with a timeout so a test never hangs here.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count < 200, recv(socket, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        statusLine = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func close() { Glibc.close(socket) }

@@ -130,3 +130,19 @@ final class TextBuffer: Sendable {
     func append(_ text: String) { value.withLock { $0 += text } }
     var text: String { value.withLock { $0 } }
 }
+
+/// Thrown by `waitUntil` when its condition never held.
+struct ConditionTimedOut: Error, CustomStringConvertible {
+    var seconds: Double
+    var description: String { "the condition did not hold within \(seconds) s" }
+}
+
+/// Checks `condition` every 50 ms until it holds; throws after `seconds`.
+func waitUntil(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if (try? await condition()) == true { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    throw ConditionTimedOut(seconds: seconds)
+}

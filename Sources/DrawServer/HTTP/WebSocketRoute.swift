@@ -21,9 +21,15 @@ extension GameServer {
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
         var session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
         let connection = session.connection
-        guard register(connection, outbox: outbox, ip: ip) else {
+        switch register(connection, outbox: outbox, ip: ip) {
+        case .accepted:
+            break
+        case .tooManyFromAddress:
             try? await outbound.close(.policyViolation, reason: "too many connections from your address")
             return
+        case .draining:
+            // Upgraded just as the drain began: treated like every other connection of the drain.
+            outbox.close(code: 1012, reason: DrawServerRuntime.restartReason)
         }
         let activity = ActivityMonitor()
         activity.touch()

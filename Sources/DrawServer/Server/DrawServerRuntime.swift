@@ -47,18 +47,32 @@ final class DrawServerRuntime: Sendable {
         readiness.set(.ready)
     }
 
+    /// The close reason sent with 1012.
+    static let restartReason = "server restarting: reconnect with your token"
+
     /// SIGTERM: refuse new players, ask every client to come back (1012), wait for them to
-    /// go (at most the drain timeout), and flush pending writes.
+    /// go (at most the drain timeout), cut off whoever is still connected, and flush
+    /// pending writes. The process therefore exits within the drain timeout even when a
+    /// peer never answers the close handshake.
     func drain() async {
         readiness.set(.draining)
-        let outboxes = server.allOutboxes
+        let outboxes = server.beginDrain()
         logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
         for outbox in outboxes {
-            outbox.close(code: 1012, reason: "server restarting: reconnect with your token")
+            outbox.close(code: 1012, reason: Self.restartReason)
         }
         let deadline = ContinuousClock.now + .seconds(configuration.drainTimeoutSeconds)
         while server.connectionCount > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
+        }
+        let stragglers = server.allOutboxes
+        if !stragglers.isEmpty {
+            logger.warning("drain timeout: closing the connections that are left", metadata: ["connections": "\(stragglers.count)"])
+            for outbox in stragglers { outbox.abort() }
+            let cutOff = ContinuousClock.now + .seconds(1)
+            while server.connectionCount > 0, ContinuousClock.now < cutOff {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
         }
         await writer?.flush()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])

@@ -28,6 +28,8 @@ final class GameServer: Sendable {
         /// Open connections and room-creation budgets per client IP address.
         var connectionsByIP: [String: Int] = [:]
         var roomCreationsByIP: [String: TokenBucket] = [:]
+        /// Set once by `beginDrain()`: connections registered later are told to come back.
+        var draining = false
     }
 
     private let directory: Mutex<Directory>
@@ -56,19 +58,38 @@ final class GameServer: Sendable {
     /// Open WebSocket connections.
     var connectionCount: Int { directory.withLock { $0.outboxes.count } }
 
-    /// Registers a new connection; false when its IP address already has the most
-    /// connections allowed (the caller closes it with 1008).
-    func register(_ connection: ConnectionID, outbox: Outbox, ip: String) -> Bool {
+    /// What `register` decided for a new connection.
+    enum Admission: Equatable {
+        case accepted
+        /// Its IP address already has the most connections allowed (close it with 1008).
+        case tooManyFromAddress
+        /// Registered while the server drains: close it with 1012 straight away.
+        case draining
+    }
+
+    /// Registers a new connection, unless its IP address is over the cap.
+    ///
+    /// The drain flag is read under the same lock `beginDrain()` sets it under, so a
+    /// connection either is in the drain's list or learns that the server is draining.
+    func register(_ connection: ConnectionID, outbox: Outbox, ip: String) -> Admission {
         let cap = configuration.limits.maxConnectionsPerIP
-        let (accepted, count) = directory.withLock { d -> (Bool, Int) in
+        let (admission, count) = directory.withLock { d -> (Admission, Int) in
             let current = d.connectionsByIP[ip, default: 0]
-            guard cap == 0 || current < cap else { return (false, d.outboxes.count) }
+            guard cap == 0 || current < cap else { return (.tooManyFromAddress, d.outboxes.count) }
             d.connectionsByIP[ip] = current + 1
             d.outboxes[connection] = outbox
-            return (true, d.outboxes.count)
+            return (d.draining ? .draining : .accepted, d.outboxes.count)
         }
         metrics.connections.record(count)
-        return accepted
+        return admission
+    }
+
+    /// Marks the server as draining and returns every open connection's outbox.
+    func beginDrain() -> [Outbox] {
+        directory.withLock { d in
+            d.draining = true
+            return Array(d.outboxes.values)
+        }
     }
 
     /// Open connections from `ip`.

@@ -111,6 +111,12 @@ final class Outbox: Sendable {
         waiter?.resume()
     }
 
+    /// Closes the socket at once, without a close handshake (drain timeout).
+    func abort() {
+        finish()
+        hardClose()
+    }
+
     var isClosing: Bool { state.withLock { $0.finished || $0.close != nil } }
 
     var queuedBytes: Int { state.withLock { $0.bytes } }
