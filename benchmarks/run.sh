@@ -11,15 +11,23 @@
 # Servers alternate (A B C A B C ...) and medians of --reps repetitions are reported.
 #
 # Usage: benchmarks/run.sh [--reps N] [--duration S] [--levels "16 64 256"] [--out DIR] [--quick]
+#                          [--servers "drawserver uws websockets"] [--no-search]
 #   --quick: 1 repetition, 8 s runs, no capacity search (a check that everything works).
+#   --no-search: fixed loads and idle memory only (no capacity and room-shape searches).
+#   --servers: which servers to run; "drawserver-base" is the binary in $BASELINE_BIN
+#              (e.g. a release build of an older commit), run exactly like drawserver, for a
+#              before/after comparison in one alternating run.
 #   --report-only DIR: print the tables again from DIR/runs.json (no runs).
-# Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3).
+# Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3),
+# BASELINE_BIN (for drawserver-base).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 reps=3
 duration=15
 levels="16 64 256"
+servers="drawserver uws websockets"
+search=1
 out=""
 quick=0
 while [ $# -gt 0 ]; do
@@ -28,6 +36,8 @@ while [ $# -gt 0 ]; do
         --duration) duration=$2; shift 2 ;;
         --levels) levels=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
+        --servers) servers=$2; shift 2 ;;
+        --no-search) search=0; shift ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
         --report-only) out=$2; quick=2; shift 2 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
@@ -64,14 +74,19 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 fi
 echo "run.sh: results in $out"
-exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" <<'PYTHON'
+case " $servers " in
+    *" drawserver-base "*) [ -x "${BASELINE_BIN:-}" ] || { echo "run.sh: drawserver-base needs BASELINE_BIN=path/to/drawserver" >&2; exit 2; } ;;
+esac
+exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" <<'PYTHON'
 import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
 bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6]
 quick, report_only = mode == "1", mode == "2"
+search = sys.argv[8] == "1"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
-SERVERS = ["drawserver", "uws", "websockets"]
+SERVERS = sys.argv[7].split()
+DRAWSERVERS = {"drawserver": bin, "drawserver-base": os.environ.get("BASELINE_BIN", "")}
 # A shared machine: run the server and the load generator ahead of other work.
 NICE = ["nice", "-n", "-15"] if os.geteuid() == 0 else []
 results = []  # every run, as dicts
@@ -86,10 +101,10 @@ def free_port():
 
 
 def server_command(kind, port, db):
-    if kind == "drawserver":
+    if kind in DRAWSERVERS:
         # Full game with persistence; only the per-address abuse caps are lifted (all load
         # comes from 127.0.0.1) and the between-turn pauses are 0 (the relays have none).
-        return [bin, "serve", "--port", str(port), "--db", db, "--log-level", "warning",
+        return [DRAWSERVERS[kind], "serve", "--port", str(port), "--db", db, "--log-level", "warning",
                 "--max-connections-per-ip", "0", "--ip-room-rate", "1000000/1s",
                 "--turn-end-seconds", "0", "--game-end-seconds", "1"]
     script = {"uws": "socketify_relay.py", "websockets": "websockets_relay.py"}[kind]
@@ -251,6 +266,7 @@ if report_only:
     saved = json.load(open(os.path.join(out, "runs.json")))
     results.extend(saved["runs"] if isinstance(saved, dict) else saved)
     levels = sorted({r["rooms"] for r in results if r["label"] == "load"})
+    SERVERS = list(dict.fromkeys(r["server"] for r in results))
 machine = {
     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     "nproc": subprocess.check_output(["nproc"]).decode().strip(),
@@ -275,7 +291,7 @@ for rep in range(0 if report_only else reps):
 
 # 2. Capacity: the most deliveries/s with p99 <= 50 ms (and <= 20 ms), rooms x 8, stepping up.
 capacity = {}
-if not quick and not report_only:
+if search and not quick and not report_only:
     print("== capacity search (rooms x 8, one run per step, stops once p99 > 50 ms)", flush=True)
     steps = [32, 96, 128, 192, 384, 512, 768, 1024]
     for kind in SERVERS:
@@ -291,7 +307,7 @@ for kind in ([] if report_only else SERVERS):
     replay(kind, 0, 0, extra=["--idle", str(idle_n), "--ramp", "5", "--warmup", "3"], label="idle", dur=15)
 
 # 4. drawserver: the largest room shapes with p99 under 50 ms.
-if not quick and not report_only:
+if search and "drawserver" in SERVERS and not quick and not report_only:
     print("== drawserver: largest rooms x players with p99 <= 50 ms", flush=True)
     for players in (4, 8, 16):
         for rooms in (32, 64, 96, 128, 192, 256, 384):
