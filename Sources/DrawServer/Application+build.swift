@@ -77,6 +77,7 @@ func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "drawserver"),
         services: services,
         onServerRunning: onServerRunning,
+        eventLoopGroupProvider: .shared(runtime.eventLoopGroup),
         logger: logger
     )
 }

@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var moderatorToken: String?
     /// Seconds SIGTERM waits for clients to leave before the process exits.
     public var drainTimeoutSeconds = 10
+    /// Event-loop threads; nil for one per CPU this process may run on (its affinity, so a
+    /// server pinned with `taskset -c 0` runs one loop instead of one per machine core).
+    public var eventLoopThreads: Int?
 
     public init() {}
 

@@ -3,14 +3,18 @@ import Canvas
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
+import NIOWebSocket
 import Rooms
+import Synchronization
 
 /// `drawserver bench-relay`: the relay path inside one process, from a drawer's frame
-/// through the room actor into every guesser's outbound queue (no sockets).
+/// through the room actor and every guesser's outbound queue to its writer on an event
+/// loop, up to the socket write (a sink that counts bytes stands in for the socket).
 struct BenchRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-relay",
-        abstract: "Benchmark the in-process relay path: drawer -> room actor -> guessers' queues."
+        abstract: "Benchmark the in-process relay path: drawer -> room actor -> guessers' queues -> writers."
     )
 
     @Option(help: "Frames the drawer sends.")
@@ -19,6 +23,8 @@ struct BenchRelayCommand: AsyncParsableCommand {
     var guessers = 7
     @Flag(help: "Persist strokes to a temporary SQLite database, as in production.")
     var persist = false
+    @Option(help: "Event-loop threads the writers run on (default: the cores this process may use).")
+    var threads: Int?
 
     func run() async throws {
         var configuration = ServerConfiguration()
@@ -35,7 +41,8 @@ struct BenchRelayCommand: AsyncParsableCommand {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
 
-        // A room in the middle of a drawing turn, with one outbox per player.
+        // A room in the middle of a drawing turn, with one outbox per player, each drained by
+        // a real ConnectionWriter on an event loop into a sink that counts bytes.
         var room = Room(code: RoomCode(parsing: "RELAY2")!, name: "bench", isPublic: true, settings: RoomSettings(), configuration: configuration.room, seed: 1)
         let ids = (0...guessers).map { PlayerID("p\($0)") }
         let now = runtime.server.clock.now
@@ -43,19 +50,18 @@ struct BenchRelayCommand: AsyncParsableCommand {
         _ = room.handle(.start, from: ids[0], now: now)
         _ = room.handle(.choose(index: 0), from: ids[0], now: now)
         let actor = RoomActor(room: room, server: runtime.server)
-        var consumers: [Task<Int, Never>] = []
-        for id in ids {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads ?? ProcStat.allowedCores())
+        let loops = Array(group.makeIterator())
+        var outboxes: [Outbox] = []
+        var sinks: [CountingSink] = []
+        var writers: [ConnectionWriter] = []
+        for (index, id) in ids.enumerated() {
             let outbox = Outbox(limit: 1 << 30, hardClose: {})
+            let sink = CountingSink(eventLoop: loops[index % loops.count])
+            writers.append(ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: 65_536, scheduler: runtime.server.writeSchedulers.scheduler(for: sink.eventLoop)))
             await actor.attach(id, outbox: outbox)
-            consumers.append(Task {
-                var count = 0
-                while let batch = await outbox.next() {
-                    for frame in ConnectionWriter.coalesce(batch.frames, maxFrameSize: 65_536) {
-                        if case .binary(let buffer) = frame { count += buffer.readableBytes }
-                    }
-                }
-                return count
-            })
+            outboxes.append(outbox)
+            sinks.append(sink)
         }
 
         // Realistic frames from a sample drawing, cycled; each is one pointer batch.
@@ -71,18 +77,49 @@ struct BenchRelayCommand: AsyncParsableCommand {
         }
         let sendDone = ContinuousClock.now
         await actor.close()
-        var delivered = 0
-        for consumer in consumers { delivered += await consumer.value }
+        for outbox in outboxes { outbox.close(code: 1000, reason: "done") }
+        for sink in sinks { try await sink.closed.get() }
+        let delivered = sinks.reduce(0) { $0 + $1.binaryBytes }
         let elapsed = ContinuousClock.now - start
+        withExtendedLifetime(writers) {}
+        try await group.shutdownGracefully()
         await runtime.writer?.flush()
         let cpu = ProcessCPU.seconds - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let sendSeconds = Double((sendDone - start).components.seconds) + Double((sendDone - start).components.attoseconds) / 1e18
         let deliveries = frames * guessers
-        print("Relay path: \(frames) frames from 1 drawer to \(guessers) guessers, persistence \(persist ? "on (SQLite, batched)" : "off")")
+        print("Relay path: \(frames) frames from 1 drawer to \(guessers) guessers on \(loops.count) event loop(s), persistence \(persist ? "on (SQLite, batched)" : "off")")
+        print(String(format: "  socket writes (drains)  %d for %d deliveries", sinks.reduce(0) { $0 + $1.flushes }, deliveries))
         print(String(format: "  frames/second          %.0f", Double(frames) / sendSeconds))
         print(String(format: "  deliveries/second      %.0f", Double(deliveries) / seconds))
         print(String(format: "  CPU per delivered frame %.3f µs", cpu / Double(deliveries) * 1e6))
         print(String(format: "  bytes delivered        %d (expected %d)", delivered, sentBytes * guessers))
     }
+}
+
+/// A benchmark's stand-in for a socket: counts what a connection writer writes.
+final class CountingSink: ConnectionWriter.Sink {
+    let eventLoop: any EventLoop
+    private let counts = Mutex((binaryBytes: 0, flushes: 0))
+    private let closedPromise: EventLoopPromise<Void>
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+        self.closedPromise = eventLoop.makePromise()
+    }
+
+    var isWritable: Bool { true }
+    var binaryBytes: Int { counts.withLock { $0.binaryBytes } }
+    var flushes: Int { counts.withLock { $0.flushes } }
+    /// Succeeds when the writer closed the connection.
+    var closed: EventLoopFuture<Void> { closedPromise.futureResult }
+
+    func write(_ frame: WebSocketFrame) {
+        guard frame.opcode == .binary else { return }
+        counts.withLock { $0.binaryBytes += frame.data.readableBytes }
+    }
+
+    func flush() { counts.withLock { $0.flushes += 1 } }
+
+    func close(_ close: Outbox.Close) { closedPromise.succeed() }
 }

@@ -62,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
     var joinRate: String?
     @Option(help: "Room creations per client IP address (env DRAWSERVER_IP_ROOM_RATE; default 30/60s).")
     var ipRoomRate: String?
+    @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
+    var threads: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
     var conformanceEcho = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
@@ -91,6 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
         configuration.limits.conformanceEcho = conformanceEcho || env.bool("DRAWSERVER_CONFORMANCE_ECHO") == true
 
+        if let count = try threads ?? env.int("DRAWSERVER_THREADS") {
+            guard (1...256).contains(count) else { throw ValidationError("--threads must be 1...256") }
+            configuration.eventLoopThreads = count
+        }
         try applyLimits(to: &configuration.limits, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")

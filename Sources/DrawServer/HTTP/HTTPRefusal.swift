@@ -17,7 +17,7 @@ enum HTTPRefusal {
                 return
             }
             context.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in
-                context.close(promise: nil)
+                channel.close(promise: nil)
             }
         }
     }

@@ -7,9 +7,9 @@ import NIOWebSocket
 import Rooms
 
 extension GameServer {
-    /// Serves one `/ws` connection until it closes: a writer task drains the outbox, a
-    /// watchdog enforces the hello deadline, a heartbeat pings and cuts off silent peers,
-    /// and this task reads and dispatches messages.
+    /// Serves one `/ws` connection until it closes. This task only reads and dispatches
+    /// messages; frames out are written by the connection's `ConnectionWriter` on its event
+    /// loop, and the hello deadline and heartbeat are event-loop timers.
     ///
     /// Errors from the inbound stream (invalid UTF-8, a protocol violation) are rethrown
     /// after clean-up so the WebSocket layer closes with the matching code (1007, 1002).
@@ -18,6 +18,12 @@ extension GameServer {
         let hardClose: @Sendable () -> Void = { channel.close(promise: nil) }
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
+        let writer = ConnectionWriter(
+            outbox: outbox,
+            sink: ChannelSink(channel: channel, outbound: outbound),
+            maxFrameSize: limits.maxBinaryFrameBytes,
+            scheduler: writeSchedulers.scheduler(for: channel.eventLoop)
+        )
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
         var session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
         let connection = session.connection
@@ -33,66 +39,33 @@ extension GameServer {
         }
         let activity = ActivityMonitor()
         activity.touch()
-        try? await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(ActivityMonitor.Handler(activity), position: .first)
+        let timers = try? await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHandler(ConnectionHandler(activity: activity, writer: writer), position: .first)
+            return ConnectionTimers(
+                eventLoop: channel.eventLoop, limits: limits, outbox: outbox, activity: activity,
+                hasSaidHello: { [weak self] in self?.hasSaidHello(connection) ?? false }, hardClose: hardClose
+            )
         }.get()
 
         var inboundError: (any Error)?
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await ConnectionWriter(outbox: outbox, outbound: outbound, maxFrameSize: limits.maxBinaryFrameBytes, hardClose: hardClose).run()
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(limits.helloTimeoutSeconds))
-                if !Task.isCancelled, !self.hasSaidHello(connection) {
-                    outbox.close(code: 4003, reason: "no hello within \(limits.helloTimeoutSeconds) s")
+        do {
+            for try await message in inbound.messages(maxSize: limits.maxBinaryFrameBytes) {
+                // After a close was requested nothing more is processed.
+                guard !outbox.isClosing else { continue }
+                // One frame can be larger than the message limit when the frame limit was
+                // raised for the conformance echo: enforce the protocol's limit here too.
+                guard message.byteCount <= limits.maxBinaryFrameBytes else {
+                    outbox.close(code: 1009, reason: "message too big", flush: false)
+                    continue
                 }
+                await session.receive(message)
             }
-            group.addTask {
-                await Self.heartbeat(outbox: outbox, activity: activity, limits: limits, hardClose: hardClose)
-            }
-            do {
-                for try await message in inbound.messages(maxSize: limits.maxBinaryFrameBytes) {
-                    // After a close was requested nothing more is processed.
-                    guard !outbox.isClosing else { continue }
-                    // One frame can be larger than the message limit when the frame limit was
-                    // raised for the conformance echo: enforce the protocol's limit here too.
-                    guard message.byteCount <= limits.maxBinaryFrameBytes else {
-                        outbox.close(code: 1009, reason: "message too big", flush: false)
-                        continue
-                    }
-                    await session.receive(message)
-                }
-            } catch {
-                inboundError = error
-            }
-            await session.closed()
-            group.cancelAll()
+        } catch {
+            inboundError = error
         }
+        timers?.cancel()
+        await session.closed()
         if let inboundError { throw inboundError }
-    }
-
-    /// Pings every interval; a peer that sends nothing at all (not even the pong) within
-    /// the timeout is cut off, which the room sees as a disconnect.
-    static func heartbeat(outbox: Outbox, activity: ActivityMonitor, limits: ServerConfiguration.Limits, hardClose: @Sendable () -> Void) async {
-        guard limits.pingIntervalSeconds > 0 else { return }
-        var payload = 0 as UInt64
-        while !Task.isCancelled {
-            do {
-                try await Task.sleep(for: .seconds(limits.pingIntervalSeconds))
-                let sentAt = activity.nowMs
-                payload &+= 1
-                outbox.send(.ping(payload))
-                try await Task.sleep(for: .seconds(limits.pingTimeoutSeconds))
-                if activity.lastReadMs < sentAt {
-                    outbox.close(code: 1001, reason: "no answer to ping", flush: false)
-                    hardClose()
-                    return
-                }
-            } catch {
-                return
-            }
-        }
     }
 }
 

@@ -1,5 +1,7 @@
 import Canvas
 import Logging
+import NIOCore
+import NIOPosix
 import Rooms
 import ServiceLifecycle
 
@@ -15,12 +17,19 @@ final class DrawServerRuntime: Sendable {
     let database: GameDatabase?
     let writer: PersistenceWriter?
     let snapshots = SnapshotCache()
+    /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
+    /// lives as long as the process.
+    let eventLoopGroup: any EventLoopGroup
 
     /// Opens the database (when `configuration.databasePath` is set); throws a clear error
     /// for a file that is not a healthy drawserver database, without modifying it.
     init(configuration: ServerConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()
+        self.eventLoopGroup = threads == System.coreCount
+            ? MultiThreadedEventLoopGroup.singleton
+            : MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let metrics = ServerMetrics()
         self.metrics = metrics
         if let path = configuration.databasePath {

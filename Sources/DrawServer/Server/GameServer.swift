@@ -18,6 +18,8 @@ final class GameServer: Sendable {
     let logger: Logger
     let store: any GameStore
     let metrics: ServerMetrics
+    /// Batches connection writers' drains per event loop.
+    let writeSchedulers = EventLoopWriteSchedulers()
 
     struct Directory: Sendable {
         var lobby: Lobby

@@ -5,10 +5,12 @@ import Synchronization
 /// The outbound queue of one WebSocket connection, bounded in bytes.
 ///
 /// Rooms and the session put frames in without ever waiting (a room must never wait on
-/// a client's socket); a single writer task takes them out and writes them. A client
-/// that cannot keep up overflows the queue: its frames are dropped, it is closed with
-/// 4008, and if its socket does not drain the close within a second the channel is
-/// closed outright.
+/// a client's socket); the connection's `ConnectionWriter` takes them out on the
+/// connection's event loop. The first frame queued after a drain calls `onWork`, which
+/// schedules the next drain, so however many frames a room fans out in one go, the
+/// writer is woken once. A client that cannot keep up overflows the queue: its frames
+/// are dropped, it is closed with 4008, and if its socket does not drain the close
+/// within a second the channel is closed outright.
 final class Outbox: Sendable {
     enum Frame: Sendable {
         case text(ByteBuffer)
@@ -35,12 +37,16 @@ final class Outbox: Sendable {
         var close: Close?
     }
 
-    private struct State: Sendable {
+    fileprivate struct State: Sendable {
         var frames: [Frame] = []
         var bytes = 0
         var close: Close?
         var finished = false
-        var waiter: CheckedContinuation<Void, Never>?
+        /// True from the first frame queued after a drain until the writer takes the batch:
+        /// a drain is scheduled, or waits for the socket to become writable again.
+        var drainRequested = false
+        /// Called (outside the lock) when work arrives and no drain is requested yet.
+        var onWork: (@Sendable () -> Void)?
     }
 
     let limit: Int
@@ -51,30 +57,41 @@ final class Outbox: Sendable {
     /// - Parameters:
     ///   - limit: the most bytes that may wait in the queue.
     ///   - hardClose: closes the socket without a handshake, for a client that stopped reading.
+    ///   - onOverflow: counts an overflow (metrics).
     init(limit: Int, hardClose: @escaping @Sendable () -> Void, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
         self.hardClose = hardClose
         self.onOverflow = onOverflow
     }
 
+    /// Sets who is told that work arrived (the connection's writer). Set once, before the
+    /// outbox is shared; work already queued triggers it at once.
+    func setWorkHandler(_ onWork: @escaping @Sendable () -> Void) {
+        let pending = state.withLock { s -> Bool in
+            s.onWork = onWork
+            guard !s.drainRequested, !s.frames.isEmpty || s.close != nil else { return false }
+            s.drainRequested = true
+            return true
+        }
+        if pending { onWork() }
+    }
+
     /// Queues a frame; false when the connection is closing or the frame overflowed the queue.
     @discardableResult
     func send(_ frame: Frame) -> Bool {
-        let (accepted, overflowed, waiter) = state.withLock { s -> (Bool, Bool, CheckedContinuation<Void, Never>?) in
+        let (accepted, overflowed, wake) = state.withLock { s -> (Bool, Bool, (@Sendable () -> Void)?) in
             guard s.close == nil, !s.finished else { return (false, false, nil) }
-            let waiter = s.waiter
-            s.waiter = nil
             guard s.bytes + frame.byteCount <= limit else {
                 s.frames.removeAll()
                 s.bytes = 0
                 s.close = Close(code: 4008, reason: "too slow to read: reconnect with your token")
-                return (false, true, waiter)
+                return (false, true, s.requestDrain())
             }
             s.frames.append(frame)
             s.bytes += frame.byteCount
-            return (true, false, waiter)
+            return (true, false, s.requestDrain())
         }
-        waiter?.resume()
+        wake?()
         if overflowed {
             onOverflow()
             scheduleHardClose()
@@ -86,29 +103,26 @@ final class Outbox: Sendable {
 
     /// Asks the writer to close with `code` after `flush`ing what is queued (or dropping it).
     func close(code: UInt16, reason: String, flush: Bool = true) {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { s in
+        let wake = state.withLock { s -> (@Sendable () -> Void)? in
             guard s.close == nil, !s.finished else { return nil }
             if !flush {
                 s.frames.removeAll()
                 s.bytes = 0
             }
             s.close = Close(code: code, reason: reason)
-            defer { s.waiter = nil }
-            return s.waiter
+            return s.requestDrain()
         }
-        waiter?.resume()
+        wake?()
     }
 
-    /// The connection is gone: the writer stops.
+    /// The connection is gone: nothing more is queued or written.
     func finish() {
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { s in
+        state.withLock { s in
             s.finished = true
             s.frames.removeAll()
             s.bytes = 0
-            defer { s.waiter = nil }
-            return s.waiter
+            s.onWork = nil
         }
-        waiter?.resume()
     }
 
     /// Closes the socket at once, without a close handshake (drain timeout).
@@ -121,31 +135,18 @@ final class Outbox: Sendable {
 
     var queuedBytes: Int { state.withLock { $0.bytes } }
 
-    /// Waits for work; nil once finished. Only the writer task calls this.
-    func next() async -> Batch? {
-        while true {
-            let ready: Batch?? = state.withLock { s in
-                if s.finished { return .some(nil) }
-                guard !s.frames.isEmpty || s.close != nil else { return nil }
-                let batch = Batch(frames: s.frames, close: s.close)
-                s.frames.removeAll(keepingCapacity: true)
-                s.bytes = 0
-                if s.close != nil { s.finished = true }
-                return .some(batch)
-            }
-            if let ready { return ready }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumeNow = state.withLock { s in
-                        if s.finished || !s.frames.isEmpty || s.close != nil { return true }
-                        s.waiter = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                finish()
-            }
+    /// Takes everything queued, or nil when there is nothing to do. Only the writer calls
+    /// this; after a batch with a close, the outbox is finished.
+    func takeBatch() -> Batch? {
+        state.withLock { s in
+            s.drainRequested = false
+            guard !s.finished, !s.frames.isEmpty || s.close != nil else { return nil }
+            var frames: [Frame] = []
+            swap(&frames, &s.frames)
+            s.frames.reserveCapacity(min(frames.count, 64))
+            s.bytes = 0
+            if s.close != nil { s.finished = true }
+            return Batch(frames: frames, close: s.close)
         }
     }
 
@@ -155,5 +156,14 @@ final class Outbox: Sendable {
             try? await Task.sleep(for: .seconds(1))
             hardClose()
         }
+    }
+}
+
+extension Outbox.State {
+    /// Marks a drain as requested; returns the handler to call if this is the first request.
+    fileprivate mutating func requestDrain() -> (@Sendable () -> Void)? {
+        guard !drainRequested, let onWork else { return nil }
+        drainRequested = true
+        return onWork
     }
 }

@@ -1,0 +1,33 @@
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+
+/// A connection writer's sink in production: frames go into the channel pipeline from
+/// its tail (so through the WebSocket frame encoder), and the close handshake goes
+/// through the WebSocket layer, which then waits for the peer's answer.
+struct ChannelSink: ConnectionWriter.Sink {
+    let channel: any Channel
+    let outbound: WebSocketOutboundWriter
+
+    var eventLoop: any EventLoop { channel.eventLoop }
+    var isWritable: Bool { channel.isWritable }
+
+    func write(_ frame: WebSocketFrame) {
+        channel.pipeline.syncOperations.write(NIOAny(frame), promise: nil)
+    }
+
+    func flush() {
+        channel.pipeline.syncOperations.flush()
+    }
+
+    func close(_ close: Outbox.Close) {
+        let (outbound, channel) = (self.outbound, self.channel)
+        // The close frame is queued behind what this drain just flushed, on the same loop.
+        Task {
+            try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code)), reason: close.reason)
+            // A peer that never answers the close handshake is cut off.
+            try? await Task.sleep(for: .seconds(3))
+            channel.close(promise: nil)
+        }
+    }
+}
