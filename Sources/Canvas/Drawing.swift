@@ -18,6 +18,8 @@ public struct Drawing: Sendable {
     private(set) var openStroke: Stroke?
     /// Points held by visible strokes (open one included), a proxy for memory and render cost.
     public private(set) var pointCount = 0
+    /// Fills on the canvas; each can repaint the whole canvas when rendered.
+    public private(set) var fillCount = 0
 
     /// An empty (white) drawing.
     public init(size: CanvasSize) {
@@ -125,12 +127,14 @@ extension Drawing: FrameVisitor {
     mutating func fill(color: RGB, at point: Point) {
         closeOpenStroke()
         items.append(.fill(color: color, at: point))
+        fillCount += 1
     }
 
     mutating func undo() {
         closeOpenStroke()
         if let removed = items.popLast() {
             pointCount -= removed.pointCount
+            if case .fill = removed { fillCount -= 1 }
         }
     }
 
@@ -138,5 +142,6 @@ extension Drawing: FrameVisitor {
         closeOpenStroke()
         items.removeAll()
         pointCount = 0
+        fillCount = 0
     }
 }

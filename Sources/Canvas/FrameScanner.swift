@@ -39,6 +39,7 @@ enum FrameScanner {
                 state.isOpen = true
                 state.last = point
                 summary.points += 1
+                summary.strokes += 1
                 visitor.begin(tool: tool, color: color, width: width, at: point)
             case Opcode.points:
                 guard state.isOpen else { throw .noOpenStroke(offset: start) }
@@ -75,9 +76,11 @@ enum FrameScanner {
                 visitor.fill(color: color, at: point)
             case Opcode.undo:
                 state.isOpen = false
+                summary.removals += 1
                 visitor.undo()
             case Opcode.clear:
                 state.isOpen = false
+                summary.removals += 1
                 visitor.clear()
             default:
                 throw .unknownOpcode(code, offset: start)

@@ -12,33 +12,68 @@ public enum DrawOutcome: Sendable, Equatable {
 extension Room {
     /// A binary frame from `id`: only the drawer may draw, only in `drawing`; the whole
     /// frame is validated before anything is applied (protocol section 5.2).
+    ///
+    /// A valid frame that would leave more on the canvas than the drawing caps allow
+    /// (`maxDrawingPoints`, `maxDrawingItems`, `maxDrawingFills`) is refused whole with
+    /// `too_large`; UNDO and CLEAR free room, so a drawer who hit a cap can carry on.
     public mutating func draw(frame: UnsafeRawBufferPointer, from id: PlayerID, now: Timestamp) -> DrawOutcome {
         guard case .drawing(let turn) = state, turn.drawer == id else {
             return .rejected(ProtocolError(.notDrawer, "only the drawer can draw, and only while drawing", ref: "binary"))
-        }
-        // Tiny frames (an UNDO, a CLEAR, an END) still pass the cap, so a drawer who hit it
-        // can clean up; the frame rate limit bounds what they add.
-        guard strokeBytes + frame.count <= configuration.maxTurnStrokeBytes || frame.count <= 8 else {
-            return .rejected(ProtocolError(.tooLarge, "this drawing has reached its size limit; undo or clear", ref: "binary"))
         }
         let summary: FrameSummary
         do {
             var trial = drawing.cursor
             let counted = try FrameCodec.validate(frame, size: drawing.size, cursor: &trial)
-            guard fillCount + counted.fills <= configuration.maxTurnFills || counted.fills == 0 else {
-                return .rejected(ProtocolError(.tooLarge, "this drawing has reached its limit of \(configuration.maxTurnFills) fills", ref: "binary"))
+            if counted.removals == 0 {
+                // Only adds: the caps can be checked before anything is applied.
+                if let refusal = capRefusal(points: drawing.pointCount + counted.points,
+                                            items: drawing.visibleItemCount + counted.strokes + counted.fills,
+                                            fills: drawing.fillCount + counted.fills) {
+                    return .rejected(refusal)
+                }
+                summary = try drawing.apply(frame: frame)
+            } else {
+                // An UNDO or CLEAR may make room first: try the frame on a copy.
+                var next = drawing
+                summary = try next.apply(frame: frame)
+                if let refusal = capRefusal(points: next.pointCount, items: next.visibleItemCount, fills: next.fillCount) {
+                    return .rejected(refusal)
+                }
+                drawing = next
             }
-            summary = try drawing.apply(frame: frame)
         } catch {
             return .rejected(ProtocolError(.badOps, "invalid drawing frame: \(error)", ref: "binary"))
         }
-        fillCount += summary.fills
-        strokeBytes += frame.count
-        strokeLog.frames.append(StrokeLog.Frame(at: max(0, now - turn.startedAt), bytes: Array(frame)))
+        let at = max(0, now - turn.startedAt)
+        strokeLog.frames.append(StrokeLog.Frame(at: at, bytes: Array(frame)))
+        strokeLogBytes += frame.count
+        if strokeLogBytes > configuration.maxTurnLogBytes { compactStrokeLog(at: at) }
         return .relay(except: id, points: summary.points)
     }
 
     public mutating func draw(frame: [UInt8], from id: PlayerID, now: Timestamp) -> DrawOutcome {
         frame.withUnsafeBytes { draw(frame: $0, from: id, now: now) }
+    }
+
+    private func capRefusal(points: Int, items: Int, fills: Int) -> ProtocolError? {
+        if points > configuration.maxDrawingPoints {
+            return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingPoints) points; undo or clear to draw more", ref: "binary")
+        }
+        if items > configuration.maxDrawingItems {
+            return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingItems) strokes and fills; undo or clear to draw more", ref: "binary")
+        }
+        if fills > configuration.maxDrawingFills {
+            return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingFills) fills; undo or clear to add more", ref: "binary")
+        }
+        return nil
+    }
+
+    /// Replaces the turn's record with the compacted drawing (same canvas, same open
+    /// stroke), under a new canvas generation so storage replaces the stored frames too.
+    private mutating func compactStrokeLog(at: Int) {
+        let frames = drawing.compactedFrames()
+        strokeLog.frames = frames.map { StrokeLog.Frame(at: at, bytes: $0) }
+        strokeLogBytes = frames.reduce(0) { $0 + $1.count }
+        canvasGeneration += 1
     }
 }

@@ -164,12 +164,12 @@ extension Room {
         }
         for frame in frames {
             do {
-                fillCount += try drawing.apply(frame: frame.bytes).fills
+                _ = try drawing.apply(frame: frame.bytes)
             } catch {
                 throw RestoreError("stored stroke frame rejected: \(error)")
             }
             strokeLog.frames.append(frame)
-            strokeBytes += frame.bytes.count
+            strokeLogBytes += frame.bytes.count
         }
     }
 }

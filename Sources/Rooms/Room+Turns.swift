@@ -63,8 +63,7 @@ extension Room {
         canvasGeneration += 1
         drawing.reset()
         strokeLog = StrokeLog(size: configuration.canvas)
-        strokeBytes = 0
-        fillCount = 0
+        strokeLogBytes = 0
     }
 
     mutating func startDrawing(word: String, drawer: PlayerID, now: Timestamp) -> [RoomEffect] {

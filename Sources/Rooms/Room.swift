@@ -30,8 +30,8 @@ public struct Room: Sendable {
     /// The current turn's canvas and the frames that drew it.
     public internal(set) var drawing: Drawing
     public internal(set) var strokeLog: StrokeLog
-    var strokeBytes = 0
-    var fillCount = 0
+    /// Bytes in `strokeLog`, bounded by `configuration.maxTurnLogBytes`.
+    var strokeLogBytes = 0
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.
     public internal(set) var canvasGeneration = 0
 

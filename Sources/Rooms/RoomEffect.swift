@@ -53,11 +53,17 @@ public struct RoomConfiguration: Sendable, Hashable {
     public var drawerAbsenceMs = 10_000
     public var kickBanMs = 600_000
     public var maxChatCharacters = 200
-    /// Upper bound on one turn's recorded stroke bytes, so a room's memory stays bounded and
-    /// the compacted replay for a late joiner fits its outbound queue.
-    public var maxTurnStrokeBytes = 512 << 10
-    /// Upper bound on one turn's fills: each can repaint the whole canvas in a snapshot.
-    public var maxTurnFills = 1_000
+    /// Most points on the canvas at once (visible strokes). With the strokes cap below this
+    /// bounds the compacted replay a late joiner receives (at most 4 bytes a point on an
+    /// 800 x 600 canvas, 6 on the largest) and the cost of rendering a snapshot.
+    public var maxDrawingPoints = 60_000
+    /// Most strokes and fills on the canvas at once.
+    public var maxDrawingItems = 5_000
+    /// Most fills on the canvas at once: each can repaint the whole canvas when rendered.
+    public var maxDrawingFills = 1_000
+    /// When a turn's recorded frames pass this many bytes, the record is replaced by the
+    /// compacted drawing, so a draw-and-clear loop cannot grow a room's memory or storage.
+    public var maxTurnLogBytes = 1 << 20
 
     public init() {}
 }

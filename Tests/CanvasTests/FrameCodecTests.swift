@@ -172,7 +172,7 @@ struct FrameCodecTests {
             .undo,
         ])
         let summary = try FrameCodec.validate(bytes, size: size, cursor: &cursor)
-        #expect(summary == FrameSummary(operations: 5, points: 3, fills: 1))
+        #expect(summary == FrameSummary(operations: 5, points: 3, fills: 1, strokes: 1, removals: 1))
     }
 
     @Test func encodeSplitsLongPointRunsAndRoundTrips() throws {

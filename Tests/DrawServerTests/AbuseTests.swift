@@ -95,7 +95,9 @@ struct AbuseTests {
             configuration.limits.outboundQueueBytes = 64 * 1024
             configuration.limits.frameRate = Rate(10_000, perMs: 1_000)
             configuration.limits.pointRate = Rate(10_000_000, perMs: 1_000)
-            configuration.room.maxTurnStrokeBytes = 64 << 20
+            configuration.room.maxDrawingPoints = .max
+            configuration.room.maxDrawingItems = .max
+            configuration.room.maxTurnLogBytes = 64 << 20
         }) { port in
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")

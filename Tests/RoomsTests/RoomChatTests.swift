@@ -113,26 +113,77 @@ extension RoomHarness {
     }
 }
 
-@Suite("Drawing size cap")
+@Suite("Drawing caps")
 struct DrawingCapTests {
-    @Test func bigDrawingsAreCappedButUndoAndClearStillWork() {
+    static let long: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 4, at: Point(x: 0, y: 0)),
+                                        .points((1...80).map { Point(x: Int32($0), y: Int32($0)) }), .end]
+
+    static func harness(_ configure: (inout RoomConfiguration) -> Void) -> RoomHarness {
         var configuration = RoomConfiguration()
-        configuration.maxTurnStrokeBytes = 200
+        configure(&configuration)
         var settings = RoomSettings()
         settings.wordChoices = 1
         var h = RoomHarness(settings: settings, configuration: configuration)
         h.join("ada", "bob")
         h.startGame(host: "ada")
         h.chooseFirst()
-        let long: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 4, at: Point(x: 0, y: 0)),
-                                     .points((1...80).map { Point(x: Int32($0), y: Int32($0)) }), .end]
-        #expect(h.draw(long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
-        guard case .rejected(let error) = h.draw(long, from: "ada") else {
-            Issue.record("the second long stroke must pass the cap")
+        return h
+    }
+
+    @Test func pointsOnTheCanvasAreCappedAndUndoOrClearMakeRoom() {
+        var h = Self.harness { $0.maxDrawingPoints = 200 }
+        #expect(h.draw(Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
+        #expect(h.draw(Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
+        guard case .rejected(let error) = h.draw(Self.long, from: "ada") else {
+            Issue.record("a third long stroke passes the 200-point cap")
             return
         }
-        #expect(error.code == .tooLarge)
-        #expect(h.draw([.clear], from: "ada") == .relay(except: PlayerID("ada"), points: 0))
-        #expect(h.room.drawing.isEmpty)
+        #expect(error.code == .tooLarge && error.ref == "binary")
+        #expect(h.room.drawing.pointCount == 162, "a refused frame changes nothing")
+        // UNDO frees its stroke's points; so does CLEAR, in the same frame as new strokes too.
+        #expect(h.draw([.undo], from: "ada") == .relay(except: PlayerID("ada"), points: 0))
+        #expect(h.draw(Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
+        #expect(h.draw([.clear] + Self.long + Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 162))
+        #expect(h.room.drawing.pointCount == 162)
+    }
+
+    @Test func fillsAndItemsAreCappedToo() {
+        var h = Self.harness {
+            $0.maxDrawingFills = 3
+            $0.maxDrawingItems = 5
+        }
+        let fill = DrawOperation.fill(color: .white, at: Point(x: 5, y: 5))
+        #expect(h.draw([fill, fill, fill], from: "ada") == .relay(except: PlayerID("ada"), points: 0))
+        guard case .rejected(let fills) = h.draw([fill], from: "ada") else {
+            Issue.record("a fourth fill passes the cap")
+            return
+        }
+        #expect(fills.code == .tooLarge)
+        let dot: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 9, at: Point(x: 50, y: 50)), .end]
+        #expect(h.draw(dot + dot, from: "ada") == .relay(except: PlayerID("ada"), points: 2))
+        guard case .rejected(let items) = h.draw(dot, from: "ada") else {
+            Issue.record("a sixth item passes the cap")
+            return
+        }
+        #expect(items.code == .tooLarge)
+        #expect(h.draw([.clear, fill] + dot, from: "ada") == .relay(except: PlayerID("ada"), points: 1))
+    }
+
+    @Test func aLongTurnsRecordIsCompactedAndStillDrawsTheCanvas() throws {
+        var h = Self.harness { $0.maxTurnLogBytes = 2_000 }
+        let generation = h.room.canvasGeneration
+        // Draw and clear over and over: the canvas stays small, the record would not.
+        for round in 0..<40 {
+            #expect(h.draw(Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
+            if round % 3 == 2 { _ = h.draw([.clear], from: "ada") }
+        }
+        let bytes = h.room.strokeLog.frames.reduce(0) { $0 + $1.bytes.count }
+        #expect(bytes <= 2_000 + 400, "the record stays near its bound; it holds \(bytes) bytes")
+        #expect(h.room.canvasGeneration > generation, "a compaction moves the stored frames to a new generation")
+        // The record still reproduces the canvas, open stroke and all.
+        _ = h.draw([.begin(tool: .pen, color: .black, width: 3, at: Point(x: 9, y: 9)), .points([Point(x: 90, y: 9)])], from: "ada")
+        let replayed = try h.room.strokeLog.drawing()
+        #expect(Renderer.render(replayed) == Renderer.render(h.room.drawing))
+        #expect(replayed.cursor == h.room.drawing.cursor)
     }
 }

@@ -28,8 +28,11 @@ struct BenchRelayCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = ServerConfiguration()
-        configuration.room.maxTurnStrokeBytes = .max
-        configuration.room.maxTurnFills = .max
+        // One endless turn: no drawing caps, no log compaction.
+        configuration.room.maxDrawingPoints = .max
+        configuration.room.maxDrawingItems = .max
+        configuration.room.maxDrawingFills = .max
+        configuration.room.maxTurnLogBytes = .max
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).sqlite").path

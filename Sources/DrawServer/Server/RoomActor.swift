@@ -80,6 +80,7 @@ actor RoomActor {
     @discardableResult
     func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
         let now = server.clock.now
+        let generation = room.canvasGeneration
         let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
         switch outcome {
         case .relay(let sender, let points):
@@ -88,8 +89,17 @@ actor RoomActor {
                 outbox.send(.binary(frame))
                 recipients += 1
             }
-            if let stored = room.strokeLog.frames.last {
-                server.store.frameAppended(room: code, generation: room.canvasGeneration, frame: stored)
+            if room.canvasGeneration == generation {
+                if let stored = room.strokeLog.frames.last {
+                    server.store.frameAppended(room: code, generation: generation, frame: stored)
+                }
+            } else {
+                // The turn's record was compacted: store it anew under its new generation; the
+                // room row then moves to that generation and the old frames are deleted.
+                for stored in room.strokeLog.frames {
+                    server.store.frameAppended(room: code, generation: room.canvasGeneration, frame: stored)
+                }
+                server.store.roomChanged(room.snapshot(now: now))
             }
             server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
             server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
