@@ -17,6 +17,13 @@ extension ClientMessage {
         }
     }
 
+    /// The `t` of a text frame that holds a JSON object with a string `t`, else "": the
+    /// `ref` for refusing a frame without decoding it (one over the text size limit).
+    public static func type(of bytes: some Collection<UInt8>) -> String {
+        guard case .object(let object)? = JSONValue.parse(bytes), case .string(let type)? = object["t"] else { return "" }
+        return type
+    }
+
     private static func decode(type: String, fields: inout Fields) throws(ProtocolError) -> ClientMessage {
         switch type {
         case "hello":
@@ -104,9 +111,7 @@ private struct Fields {
         switch object["customWords"] {
         case nil, .null?: break
         case .array(let items)?:
-            guard items.count <= 500 else {
-                throw ProtocolError(.tooLarge, "customWords holds at most 500 words")
-            }
+            // Clamped like every setting: `RoomSettings.applying` keeps the first 500 usable words.
             var words: [String] = []
             for item in items {
                 guard case .string(let word) = item else { throw mistyped("customWords", "array of strings", item) }

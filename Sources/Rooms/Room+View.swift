@@ -1,6 +1,7 @@
 import Canvas
 extension Room {
-    /// The room as `viewer` sees it: only the drawer's copy carries the word.
+    /// The room as `viewer` sees it: only the drawer's copy carries the word, only the
+    /// host's the custom words.
     public func view(for viewer: PlayerID?, now: Timestamp) -> RoomView {
         var drawerID: PlayerID?
         var mask: String?
@@ -20,7 +21,8 @@ extension Room {
             phase: phase, round: game?.round ?? 0, rounds: settings.rounds,
             drawer: drawerID, mask: mask, word: word, remainingMs: remainingMs(now: now),
             players: members.map(\.view),
-            canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height
+            canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height,
+            showsCustomWords: viewer != nil && viewer == host
         )
     }
 
@@ -39,16 +41,21 @@ extension Room {
         RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase)
     }
 
-    /// `room` to everyone; in `drawing` the drawer gets its own copy with the word.
+    /// `room` to everyone: in `drawing` the drawer gets its own copy with the word, and the
+    /// host one with the custom words; everyone else shares one copy.
     func roomBroadcast(now: Timestamp) -> [RoomEffect] {
         guard !members.isEmpty else { return [] }
-        if case .drawing(let turn) = state, isMember(turn.drawer) {
-            return [
-                .send(.room(view(for: nil, now: now)), to: .everyoneExcept(turn.drawer)),
-                .send(.room(view(for: turn.drawer, now: now)), to: .player(turn.drawer)),
-            ]
+        var own: [PlayerID] = []
+        if case .drawing(let turn) = state, isMember(turn.drawer) { own.append(turn.drawer) }
+        if let host, isMember(host), !settings.customWords.isEmpty, !own.contains(host) { own.append(host) }
+        var effects = own.map { RoomEffect.send(.room(view(for: $0, now: now)), to: .player($0)) }
+        let shared = ServerMessage.room(view(for: nil, now: now))
+        switch own.count {
+        case 0: effects.append(.send(shared, to: .everyone))
+        case 1: effects.append(.send(shared, to: .everyoneExcept(own[0])))
+        default: effects.append(.send(shared, to: .players(members.map(\.id).filter { !own.contains($0) })))
         }
-        return [.send(.room(view(for: nil, now: now)), to: .everyone)]
+        return effects
     }
 
     /// `canvas` plus the compacted drawing, for a player arriving during `drawing` or `turnEnd`.

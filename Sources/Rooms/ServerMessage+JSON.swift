@@ -134,7 +134,8 @@ extension PlayerView {
 }
 
 extension RoomSettings {
-    func write(to w: inout JSONWriter) {
+    /// - Parameter showingCustomWords: false lists no custom words (only their count).
+    func write(to w: inout JSONWriter, showingCustomWords: Bool = true) {
         w.beginObject()
         w.field("rounds", rounds)
         w.field("drawTimeSec", drawTimeSec)
@@ -144,8 +145,11 @@ extension RoomSettings {
         w.field("language", language)
         w.key("customWords")
         w.beginArray()
-        for word in customWords { w.value(word) }
+        if showingCustomWords {
+            for word in customWords { w.value(word) }
+        }
         w.endArray()
+        w.field("customWordCount", customWords.count)
         w.field("customOnly", customOnly)
         w.endObject()
     }
@@ -158,7 +162,7 @@ extension RoomView {
         w.field("public", isPublic)
         w.field("host", host?.rawValue)
         w.key("settings")
-        settings.write(to: &w)
+        settings.write(to: &w, showingCustomWords: showsCustomWords)
         w.field("phase", phase.rawValue)
         w.field("round", round)
         w.field("rounds", rounds)

@@ -106,6 +106,9 @@ public struct RoomView: Sendable, Hashable {
     public var players: [PlayerView]
     public var canvasWidth: Int
     public var canvasHeight: Int
+    /// Whether `settings.customWords` is shown: only to the host, who chose them (to anyone
+    /// else they would give the word away); everyone gets `customWordCount`.
+    public var showsCustomWords = false
 }
 
 /// The phases of protocol section 4.

@@ -144,8 +144,9 @@ struct GameplayTests {
             try await expectError(bob, "bad_json", ref: "")
             bob.send(#"{"t":"moonwalk"}"#)
             try await expectError(bob, "bad_message", ref: "moonwalk")
+            // Over the 4 KiB text limit: refused undecoded, but still named by its `t`.
             bob.send(#"{"t":"chat","text":"\#(String(repeating: "x", count: 5000))"}"#)
-            try await expectError(bob, "too_large", ref: "")
+            try await expectError(bob, "too_large", ref: "chat")
             bob.send(#"{"t":"choose","index":"zero"}"#)
             try await expectError(bob, "bad_message", ref: "choose")
             bob.send(binary: strokeBytes(from: Point(x: 1, y: 1), to: Point(x: 2, y: 2)))

@@ -38,6 +38,24 @@ struct ClientMessageTests {
         #expect(error(#"{"t":"create","settings":{"customWords":[1]}}"#)?.code == .badMessage)
     }
 
+    @Test func typeOfAFrameForRefusingItUndecoded() {
+        #expect(ClientMessage.type(of: Array(#"{"t":"chat","text":"hi"}"#.utf8)) == "chat")
+        #expect(ClientMessage.type(of: Array(#"{"t":5}"#.utf8)) == "")
+        #expect(ClientMessage.type(of: Array("[1]".utf8)) == "")
+        #expect(ClientMessage.type(of: Array("{".utf8)) == "")
+    }
+
+    @Test func moreThan500CustomWordsAreClampedNotRefused() throws {
+        let words = (0..<600).map { "word\($0)" }
+        let json = #"{"t":"create","settings":{"customWords":["# + words.map { "\"\($0)\"" }.joined(separator: ",") + "]}}"
+        guard case .create(_, _, let patch) = try decode(json).get() else {
+            Issue.record("not a create")
+            return
+        }
+        let settings = RoomSettings().applying(patch)
+        #expect(settings.customWords == Array(words.prefix(500)), "the first 500 are kept, as the server echoes")
+    }
+
     @Test func serverMessagesAreValidJSON() throws {
         let messages: [ServerMessage] = [
             .welcome(playerID: PlayerID("p1"), token: "t", resumed: false, name: "A\"da\n"),

@@ -58,7 +58,15 @@ export function fillSettings(container, settings = {}) {
     const value = settings[key];
     if (value === undefined || value === null) continue;
     if (input.type === 'checkbox') input.checked = Boolean(value);
-    else if (key === 'customWords') input.value = Array.isArray(value) ? value.join('\n') : String(value);
+    else if (key === 'customWords') {
+      // Only the host is sent the words themselves; everyone else gets their count.
+      const words = Array.isArray(value) ? value : [];
+      const count = Number(settings.customWordCount ?? words.length) || 0;
+      input.value = words.join('\n');
+      input.placeholder = words.length === 0 && count > 0
+        ? `${count} custom word${count === 1 ? '' : 's'} (only the host sees them)`
+        : 'giraffe, hot air balloon, pizza';
+    }
     else input.value = String(value);
   }
 }

@@ -38,7 +38,9 @@ struct ClientSession {
     mutating func receiveText(_ bytes: [UInt8]) async {
         guard bytes.count <= limits.maxTextFrameBytes else {
             server.metrics.received("invalid", bytes: bytes.count)
-            refuse(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ""))
+            // Parsed only for its `t` (the frame is at most the 64 KiB message limit); every
+            // oversized frame counts towards the 1008 close.
+            refuse(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ClientMessage.type(of: bytes)))
             return
         }
         switch ClientMessage.decode(bytes) {
