@@ -25,6 +25,15 @@ struct ModeratorTests {
         }
     }
 
+    @Test func theBearerSchemeIsCaseInsensitive() {
+        #expect(ModeratorAuth.bearerToken(in: "Bearer abc") == "abc")
+        #expect(ModeratorAuth.bearerToken(in: "bearer abc") == "abc")
+        #expect(ModeratorAuth.bearerToken(in: "BEARER   abc  ") == "abc")
+        #expect(ModeratorAuth.bearerToken(in: "Basic abc") == nil)
+        #expect(ModeratorAuth.bearerToken(in: "Bearer") == nil)
+        #expect(ModeratorAuth.bearerToken(in: "Bearer   ") == nil)
+    }
+
     @Test func withoutAConfiguredTokenEveryoneGets401() async throws {
         try await withServer { port async throws in
             #expect(try await HTTP.get(port: port, path: "/api/rooms/ABCDEF/canvas.png", token: "").status == 401)

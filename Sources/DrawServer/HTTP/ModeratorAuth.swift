@@ -19,13 +19,22 @@ struct ModeratorAuth: Sendable {
 
     func check(_ request: Request) -> Outcome {
         guard let header = request.headers[.authorization] else { return .anonymous }
-        let prefix = "Bearer "
-        guard let expected = tokenDigest, header.hasPrefix(prefix) else { return .refused }
-        let given = SHA256.hash(Array(header.dropFirst(prefix.count).utf8))
+        guard let expected = tokenDigest, let token = Self.bearerToken(in: header) else { return .refused }
+        let given = SHA256.hash(Array(token.utf8))
         // Compare digests of equal length so the time taken says nothing about the token.
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }
         return difference == 0 ? .moderator : .refused
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header: the scheme is matched
+    /// case-insensitively and followed by one or more spaces (RFC 7235, RFC 6750).
+    static func bearerToken(in header: String) -> Substring? {
+        guard let space = header.firstIndex(of: " "), header[..<space].lowercased() == "bearer" else { return nil }
+        var token = header[space...]
+        while token.first == " " { token = token.dropFirst() }
+        while token.last == " " { token = token.dropLast() }
+        return token.isEmpty ? nil : token
     }
 
     /// Throws 401 unless the request carries the moderator token.
