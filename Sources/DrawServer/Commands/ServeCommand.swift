@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
     var host: String?
     @Option(help: "Port to listen on (env DRAWSERVER_PORT).")
     var port: Int?
-    @Option(help: "Folder of the browser client served at / (env DRAWSERVER_WEB_ROOT).")
+    @Option(help: "Folder of the browser client served at / (env DRAWSERVER_WEB_ROOT; default: web-static in the working directory or near the executable).")
     var webRoot: String?
     @Option(help: "Canvas size as WIDTHxHEIGHT (env DRAWSERVER_CANVAS).")
     var canvas: String?
@@ -74,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host ?? env.string("DRAWSERVER_HOST") ?? configuration.host
         configuration.port = try port ?? env.int("DRAWSERVER_PORT") ?? configuration.port
-        configuration.webRoot = webRoot ?? env.string("DRAWSERVER_WEB_ROOT") ?? configuration.webRoot
+        let explicitWebRoot = webRoot ?? env.string("DRAWSERVER_WEB_ROOT")
+        configuration.webRoot = explicitWebRoot ?? WebRootLocator.locate() ?? configuration.webRoot
         configuration.seed = try seed ?? env.uint64("DRAWSERVER_SEED")
         if let text = canvas ?? env.string("DRAWSERVER_CANVAS") {
             guard let size = CanvasSize(parsing: text) else {
@@ -114,6 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard let parsed = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         logger.logLevel = parsed
 
+        if let root = configuration.webRoot, !WebRootLocator.hasClient(root) {
+            logger.warning("no browser client found (no index.html in \(root)): GET / will answer 404; pass --web-root PATH to the web-static folder")
+        }
         guard WordList.hasBuiltInList else {
             logger.critical("cannot start: the word list is missing; keep the drawserver_Rooms.resources folder next to the drawserver binary")
             throw ExitCode(2)
