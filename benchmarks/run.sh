@@ -11,12 +11,14 @@
 # Servers alternate (A B C A B C ...) and medians of --reps repetitions are reported.
 #
 # Usage: benchmarks/run.sh [--reps N] [--duration S] [--levels "16 64 256"] [--out DIR] [--quick]
-#                          [--servers "drawserver uws websockets"] [--no-search]
+#                          [--servers "drawserver uws websockets"] [--no-search] [--bin PATH]
 #   --quick: 1 repetition, 8 s runs, no capacity search (a check that everything works).
 #   --no-search: fixed loads and idle memory only (no capacity and room-shape searches).
 #   --servers: which servers to run; "drawserver-base" is the binary in $BASELINE_BIN
 #              (e.g. a release build of an older commit), run exactly like drawserver, for a
 #              before/after comparison in one alternating run.
+#   --bin PATH: the drawserver binary to measure (default: a release build of this checkout;
+#               it needs its drawserver_Rooms.resources folder next to it).
 #   --report-only DIR: print the tables again from DIR/runs.json (no runs).
 # Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3),
 # BASELINE_BIN (for drawserver-base).
@@ -29,6 +31,7 @@ levels="16 64 256"
 servers="drawserver uws websockets"
 search=1
 out=""
+bin=""
 quick=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
         --out) out=$2; shift 2 ;;
         --servers) servers=$2; shift 2 ;;
         --no-search) search=0; shift ;;
+        --bin) bin=$2; shift 2 ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
         --report-only) out=$2; quick=2; shift 2 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
@@ -65,9 +69,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install -q 'socketify==0.0.31' 'websockets>=13'
 
-scratch=${SCRATCH:-.build}
-swift build -c release --scratch-path "$scratch" --product drawserver
-bin="$(pwd)/$scratch/release/drawserver"
+if [ -z "$bin" ]; then
+    scratch=${SCRATCH:-.build}
+    swift build -c release --scratch-path "$scratch" --product drawserver
+    bin="$(pwd)/$scratch/release/drawserver"
+fi
 
 # 10,000 idle connections need that many descriptors in the server and in the client.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
