@@ -20,6 +20,8 @@ public struct Drawing: Sendable {
     public private(set) var pointCount = 0
     /// Fills on the canvas; each can repaint the whole canvas when rendered.
     public private(set) var fillCount = 0
+    /// The ink on the canvas in pixels (see `InkMeter`): bounds what rendering it costs.
+    public private(set) var ink = 0
 
     /// An empty (white) drawing.
     public init(size: CanvasSize) {
@@ -83,6 +85,15 @@ public struct Drawing: Sendable {
         self = Drawing(size: size)
     }
 
+    /// The ink a valid frame would add, measured before applying it (ignoring any UNDO or
+    /// CLEAR in it, which only take ink away); `Int.max` for a frame that does not decode.
+    public func inkCost(of frame: UnsafeRawBufferPointer) -> Int {
+        var meter = InkMeter(canvas: size, openWidth: openStroke?.width, last: cursor.last)
+        var scanCursor = cursor
+        guard (try? FrameScanner.scan(frame, size: size, cursor: &scanCursor, visitor: &meter)) != nil else { return .max }
+        return meter.total
+    }
+
     /// Strokes and fills on the canvas, the open stroke included.
     public var visibleItemCount: Int { items.count + (openStroke == nil ? 0 : 1) }
 
@@ -106,6 +117,7 @@ extension Drawing: FrameVisitor {
         closeOpenStroke()
         openStroke = Stroke(tool: tool, color: color, width: width, points: [point])
         pointCount += 1
+        ink += InkMeter.dot(width: Int(width))
         cursor.isOpen = true
         cursor.last = point
     }
@@ -113,6 +125,9 @@ extension Drawing: FrameVisitor {
     func pointsStart(count: Int) {}
 
     mutating func point(_ point: Point) {
+        if let stroke = openStroke, let previous = stroke.points.last {
+            ink += InkMeter.segment(from: previous, to: point, width: Int(stroke.width))
+        }
         openStroke?.points.append(point)
         pointCount += 1
         cursor.last = point
@@ -128,13 +143,20 @@ extension Drawing: FrameVisitor {
         closeOpenStroke()
         items.append(.fill(color: color, at: point))
         fillCount += 1
+        ink += size.width * size.height
     }
 
     mutating func undo() {
         closeOpenStroke()
         if let removed = items.popLast() {
             pointCount -= removed.pointCount
-            if case .fill = removed { fillCount -= 1 }
+            switch removed {
+            case .fill:
+                fillCount -= 1
+                ink -= size.width * size.height
+            case .stroke(let stroke):
+                ink -= InkMeter.stroke(stroke)
+            }
         }
     }
 
@@ -143,5 +165,6 @@ extension Drawing: FrameVisitor {
         items.removeAll()
         pointCount = 0
         fillCount = 0
+        ink = 0
     }
 }

@@ -14,7 +14,7 @@ extension Room {
     /// frame is validated before anything is applied (protocol section 5.2).
     ///
     /// A valid frame that would leave more on the canvas than the drawing caps allow
-    /// (`maxDrawingPoints`, `maxDrawingItems`, `maxDrawingFills`) is refused whole with
+    /// (`maxDrawingPoints`, `maxDrawingItems`, `maxDrawingInkAreas`) is refused whole with
     /// `too_large`; UNDO and CLEAR free room, so a drawer who hit a cap can carry on.
     public mutating func draw(frame: UnsafeRawBufferPointer, from id: PlayerID, now: Timestamp) -> DrawOutcome {
         guard case .drawing(let turn) = state, turn.drawer == id else {
@@ -28,7 +28,7 @@ extension Room {
                 // Only adds: the caps can be checked before anything is applied.
                 if let refusal = capRefusal(points: drawing.pointCount + counted.points,
                                             items: drawing.visibleItemCount + counted.strokes + counted.fills,
-                                            fills: drawing.fillCount + counted.fills) {
+                                            ink: drawing.ink.addingReportingOverflow(drawing.inkCost(of: frame)).partialValue) {
                     return .rejected(refusal)
                 }
                 summary = try drawing.apply(frame: frame)
@@ -36,7 +36,7 @@ extension Room {
                 // An UNDO or CLEAR may make room first: try the frame on a copy.
                 var next = drawing
                 summary = try next.apply(frame: frame)
-                if let refusal = capRefusal(points: next.pointCount, items: next.visibleItemCount, fills: next.fillCount) {
+                if let refusal = capRefusal(points: next.pointCount, items: next.visibleItemCount, ink: next.ink) {
                     return .rejected(refusal)
                 }
                 drawing = next
@@ -55,15 +55,17 @@ extension Room {
         frame.withUnsafeBytes { draw(frame: $0, from: id, now: now) }
     }
 
-    private func capRefusal(points: Int, items: Int, fills: Int) -> ProtocolError? {
+    private func capRefusal(points: Int, items: Int, ink: Int) -> ProtocolError? {
         if points > configuration.maxDrawingPoints {
             return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingPoints) points; undo or clear to draw more", ref: "binary")
         }
         if items > configuration.maxDrawingItems {
             return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingItems) strokes and fills; undo or clear to draw more", ref: "binary")
         }
-        if fills > configuration.maxDrawingFills {
-            return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingFills) fills; undo or clear to add more", ref: "binary")
+        // A sum that overflowed shows as negative; a budget that overflows is no limit.
+        let (budget, unlimited) = configuration.maxDrawingInkAreas.multipliedReportingOverflow(by: configuration.canvas.width * configuration.canvas.height)
+        if ink < 0 || (!unlimited && ink > budget) {
+            return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingInkAreas) canvases' worth of ink (fills count as a whole canvas); undo or clear to draw more", ref: "binary")
         }
         return nil
     }

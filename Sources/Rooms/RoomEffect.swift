@@ -59,8 +59,11 @@ public struct RoomConfiguration: Sendable, Hashable {
     public var maxDrawingPoints = 60_000
     /// Most strokes and fills on the canvas at once.
     public var maxDrawingItems = 5_000
-    /// Most fills on the canvas at once: each can repaint the whole canvas when rendered.
-    public var maxDrawingFills = 1_000
+    /// Most ink on the canvas at once, in canvas areas (`Drawing.ink`: stroke length times
+    /// width, a whole canvas per fill), so rendering a snapshot or a late joiner's canvas
+    /// costs at most about this many full-canvas paints whatever coordinates, widths or
+    /// fills a client sends. A human drawing uses well under 10.
+    public var maxDrawingInkAreas = 200
     /// When a turn's recorded frames pass this many bytes, the record is replaced by the
     /// compacted drawing, so a draw-and-clear loop cannot grow a room's memory or storage.
     public var maxTurnLogBytes = 1 << 20

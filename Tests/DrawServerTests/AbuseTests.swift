@@ -97,6 +97,7 @@ struct AbuseTests {
             configuration.limits.pointRate = Rate(10_000_000, perMs: 1_000)
             configuration.room.maxDrawingPoints = .max
             configuration.room.maxDrawingItems = .max
+            configuration.room.maxDrawingInkAreas = .max
             configuration.room.maxTurnLogBytes = 64 << 20
         }) { port in
             let ada = TestClient.connect(port: port)

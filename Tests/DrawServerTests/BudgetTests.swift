@@ -9,12 +9,13 @@ import Testing
 /// per address.
 @Suite("Budgets: points, joins, room creations", .serialized, .timeLimit(.minutes(2)))
 struct BudgetTests {
-    /// A 1,024-point zig-zag across the canvas, the largest POINTS a frame may carry.
+    /// A 1,024-point zig-zag across the canvas, the largest POINTS a frame may carry (about
+    /// 5 canvases of ink, so the ink cap is not what stops it).
     static let thousandPointFrame: [UInt8] = {
         var cursor = StrokeCursor()
         return FrameCodec.encode([
-            .begin(tool: .pen, color: .black, width: 64, at: Point(x: -799, y: -599)),
-            .points((0..<1024).map { Point(x: Int32($0 % 2 == 0 ? 1599 : -800), y: Int32($0 % 1200) - 600) }),
+            .begin(tool: .pen, color: .black, width: 3, at: Point(x: 0, y: 0)),
+            .points((0..<1024).map { Point(x: Int32($0 % 2 == 0 ? 790 : 10), y: Int32($0 % 600)) }),
             .end,
         ], cursor: &cursor)
     }()

@@ -147,26 +147,43 @@ struct DrawingCapTests {
         #expect(h.room.drawing.pointCount == 162)
     }
 
-    @Test func fillsAndItemsAreCappedToo() {
+    @Test func inkAndItemsAreCappedToo() {
         var h = Self.harness {
-            $0.maxDrawingFills = 3
+            $0.maxDrawingInkAreas = 3
             $0.maxDrawingItems = 5
         }
+        // A fill counts as a whole canvas of ink: three fit, a fourth does not.
         let fill = DrawOperation.fill(color: .white, at: Point(x: 5, y: 5))
         #expect(h.draw([fill, fill, fill], from: "ada") == .relay(except: PlayerID("ada"), points: 0))
         guard case .rejected(let fills) = h.draw([fill], from: "ada") else {
-            Issue.record("a fourth fill passes the cap")
+            Issue.record("a fourth fill passes the 3-canvas ink cap")
             return
         }
         #expect(fills.code == .tooLarge)
+        _ = h.draw([.undo], from: "ada")
         let dot: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 9, at: Point(x: 50, y: 50)), .end]
         #expect(h.draw(dot + dot, from: "ada") == .relay(except: PlayerID("ada"), points: 2))
-        guard case .rejected(let items) = h.draw(dot, from: "ada") else {
+        guard case .rejected(let items) = h.draw(dot + dot, from: "ada") else {
             Issue.record("a sixth item passes the cap")
             return
         }
         #expect(items.code == .tooLarge)
         #expect(h.draw([.clear, fill] + dot, from: "ada") == .relay(except: PlayerID("ada"), points: 1))
+    }
+
+    @Test func aCoordinateBombRunsOutOfInkLongBeforeItSlowsARender() {
+        var h = Self.harness { _ in }
+        // Width-64 segments bouncing between the far corners of the legal range [-w, 2w).
+        let corners = (0..<1024).map { $0 % 2 == 0 ? Point(x: 1599, y: 1199) : Point(x: -799, y: -599 + Int32($0 % 50)) }
+        let bomb: [DrawOperation] = [.begin(tool: .pen, color: .black, width: 64, at: Point(x: -799, y: -599)), .points(corners)]
+        guard case .rejected(let error) = h.draw(bomb, from: "ada") else {
+            Issue.record("1,024 canvas-crossing width-64 segments fit in 200 canvases of ink")
+            return
+        }
+        #expect(error.code == .tooLarge)
+        #expect(h.room.drawing.isEmpty)
+        // A human-sized stroke still goes through.
+        #expect(h.draw(Self.long, from: "ada") == .relay(except: PlayerID("ada"), points: 81))
     }
 
     @Test func aLongTurnsRecordIsCompactedAndStillDrawsTheCanvas() throws {

@@ -31,7 +31,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
         // One endless turn: no drawing caps, no log compaction.
         configuration.room.maxDrawingPoints = .max
         configuration.room.maxDrawingItems = .max
-        configuration.room.maxDrawingFills = .max
+        configuration.room.maxDrawingInkAreas = .max
         configuration.room.maxTurnLogBytes = .max
         var logger = Logger(label: "bench")
         logger.logLevel = .error
