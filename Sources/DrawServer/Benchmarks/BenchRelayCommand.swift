@@ -117,9 +117,9 @@ final class CountingSink: ConnectionWriter.Sink {
     /// Succeeds when the writer closed the connection.
     var closed: EventLoopFuture<Void> { closedPromise.futureResult }
 
-    func write(_ frame: WebSocketFrame) {
-        guard frame.opcode == .binary else { return }
-        counts.withLock { $0.binaryBytes += frame.data.readableBytes }
+    func write(_ frame: WireFrame) {
+        guard frame.kind == .binary else { return }
+        counts.withLock { $0.binaryBytes += frame.payloadLength }
     }
 
     func flush() { counts.withLock { $0.flushes += 1 } }

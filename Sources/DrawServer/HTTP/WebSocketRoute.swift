@@ -15,15 +15,9 @@ extension GameServer {
     /// after clean-up so the WebSocket layer closes with the matching code (1007, 1002).
     func serveWebSocket(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel) async throws {
         let limits = configuration.limits
-        let hardClose: @Sendable () -> Void = { channel.close(promise: nil) }
+        let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
-        let writer = ConnectionWriter(
-            outbox: outbox,
-            sink: ChannelSink(channel: channel, outbound: outbound),
-            maxFrameSize: limits.maxBinaryFrameBytes,
-            scheduler: writeSchedulers.scheduler(for: channel.eventLoop)
-        )
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
         var session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
         let connection = session.connection
@@ -39,8 +33,12 @@ extension GameServer {
         }
         let activity = ActivityMonitor()
         activity.touch()
+        let scheduler = writeSchedulers.scheduler(for: channel.eventLoop)
         let timers = try? await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(ConnectionHandler(activity: activity, writer: writer), position: .first)
+            let handler = ConnectionHandler(activity: activity)
+            try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            let sink = ChannelSink(handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), channel: channel, outbound: outbound)
+            handler.writer = ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: limits.maxBinaryFrameBytes, scheduler: scheduler)
             return ConnectionTimers(
                 eventLoop: channel.eventLoop, limits: limits, outbox: outbox, activity: activity,
                 hasSaidHello: { [weak self] in self?.hasSaidHello(connection) ?? false }, hardClose: hardClose

@@ -2,22 +2,23 @@ import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 
-/// A connection writer's sink in production: frames go into the channel pipeline from
-/// its tail (so through the WebSocket frame encoder), and the close handshake goes
-/// through the WebSocket layer, which then waits for the peer's answer.
+/// A connection writer's sink in production: encoded frames go to the socket through the
+/// connection's `ConnectionHandler`, and the close handshake goes through the WebSocket
+/// layer, which then waits for the peer's answer.
 struct ChannelSink: ConnectionWriter.Sink {
+    let handler: NIOLoopBound<ConnectionHandler>
     let channel: any Channel
     let outbound: WebSocketOutboundWriter
 
-    var eventLoop: any EventLoop { channel.eventLoop }
+    var eventLoop: any EventLoop { handler.eventLoop }
     var isWritable: Bool { channel.isWritable }
 
-    func write(_ frame: WebSocketFrame) {
-        channel.pipeline.syncOperations.write(NIOAny(frame), promise: nil)
+    func write(_ frame: WireFrame) {
+        handler.value.write(frame)
     }
 
     func flush() {
-        channel.pipeline.syncOperations.flush()
+        handler.value.flush()
     }
 
     func close(_ close: Outbox.Close) {
@@ -27,7 +28,7 @@ struct ChannelSink: ConnectionWriter.Sink {
             try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code)), reason: close.reason)
             // A peer that never answers the close handshake is cut off.
             try? await Task.sleep(for: .seconds(3))
-            channel.close(promise: nil)
+            channel.closeAbortively()
         }
     }
 }

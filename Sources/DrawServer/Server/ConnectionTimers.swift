@@ -31,7 +31,9 @@ struct ConnectionTimers {
         let timeout = TimeAmount.seconds(Int64(limits.pingTimeoutSeconds))
         heartbeat = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             let sentAt = activity.nowMs
-            outbox.send(.ping(UInt64(max(0, sentAt))))
+            var payload = ByteBuffer()
+            payload.writeInteger(UInt64(max(0, sentAt)))
+            outbox.send(WireFrame(.ping, payload: payload))
             eventLoop.scheduleTask(in: timeout) {
                 guard activity.lastReadMs < sentAt else { return }
                 outbox.close(code: 1001, reason: "no answer to ping", flush: false)

@@ -6,20 +6,22 @@ import NIOWebSocket
 /// The event loop is the single writer of the connection: drains run there, one after
 /// another, and the WebSocket layer's own frames (pongs, the close handshake) are written
 /// there too, so frames never interleave. Everything queued since the last drain goes
-/// out as one batch with one flush (one `writev`), and binary frames queued back to back
-/// are merged into one frame (the protocol allows a server to merge drawing frames).
+/// out as one batch with one flush (one `writev`). Frames arrive encoded (`WireFrame`) and
+/// go out as they are; only binary frames queued back to back are merged into one (the
+/// protocol allows a server to merge drawing frames), which happens when a client is
+/// behind.
 ///
 /// While the socket is not writable nothing is taken from the outbox, so a client that
 /// stops reading fills its bounded outbox and is closed with 4008, rather than piling
 /// frames up in the channel.
 final class ConnectionWriter: Sendable {
-    /// Where frames go: the channel pipeline in production, a counter in benchmarks.
+    /// Where frames go: the socket in production, a counter in benchmarks.
     protocol Sink: Sendable {
         var eventLoop: any EventLoop { get }
         /// Whether the socket takes more bytes now.
         var isWritable: Bool { get }
         /// Called on the event loop; writes without flushing.
-        func write(_ frame: WebSocketFrame)
+        func write(_ frame: WireFrame)
         /// Called on the event loop after a batch.
         func flush()
         /// Starts the close handshake after everything written so far.
@@ -30,6 +32,8 @@ final class ConnectionWriter: Sendable {
     let sink: any Sink
     let maxFrameSize: Int
     private let scheduler: EventLoopWriteScheduler
+    /// The array drains swap with the outbox's, kept between drains.
+    private let spare: NIOLoopBoundBox<[WireFrame]>
 
     init(outbox: Outbox, sink: any Sink, maxFrameSize: Int, scheduler: EventLoopWriteScheduler) {
         precondition(scheduler.eventLoop === sink.eventLoop, "a writer is drained on its own connection's event loop")
@@ -37,6 +41,7 @@ final class ConnectionWriter: Sendable {
         self.sink = sink
         self.maxFrameSize = maxFrameSize
         self.scheduler = scheduler
+        self.spare = NIOLoopBoundBox.makeBoxSendingValue([], eventLoop: sink.eventLoop)
         outbox.setWorkHandler { [weak self] in
             guard let self else { return }
             self.scheduler.schedule(self)
@@ -46,50 +51,38 @@ final class ConnectionWriter: Sendable {
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket
     /// becomes writable again).
     func drain() {
-        sink.eventLoop.assertInEventLoop()
-        guard sink.isWritable, let batch = outbox.takeBatch() else { return }
-        let frames = Self.coalesce(batch.frames, maxFrameSize: maxFrameSize)
-        for frame in frames {
-            switch frame {
-            case .text(let buffer):
-                sink.write(WebSocketFrame(fin: true, opcode: .text, data: buffer))
-            case .binary(let buffer):
-                sink.write(WebSocketFrame(fin: true, opcode: .binary, data: buffer))
-            case .ping(let payload):
-                var data = ByteBuffer()
-                data.writeInteger(payload)
-                sink.write(WebSocketFrame(fin: true, opcode: .ping, data: data))
-            }
+        guard sink.isWritable else { return }
+        var frames = spare.value
+        spare.value = []
+        var close: Outbox.Close?
+        guard outbox.take(into: &frames, close: &close) else {
+            spare.value = frames
+            return
         }
+        write(frames)
         if !frames.isEmpty { sink.flush() }
-        if let close = batch.close { sink.close(close) }
+        if let close { sink.close(close) }
+        frames.removeAll(keepingCapacity: true)
+        spare.value = frames
     }
 
-    /// Merges runs of binary frames up to the frame size limit; text frames stay as they are.
-    static func coalesce(_ frames: [Outbox.Frame], maxFrameSize: Int) -> [Outbox.Frame] {
-        guard frames.count > 1 else { return frames }
-        var out: [Outbox.Frame] = []
-        out.reserveCapacity(frames.count)
-        var pending: ByteBuffer?
-        for frame in frames {
-            switch frame {
-            case .text, .ping:
-                if let run = pending { out.append(.binary(run)) }
-                pending = nil
-                out.append(frame)
-            case .binary(let buffer):
-                if var run = pending, run.readableBytes + buffer.readableBytes <= maxFrameSize {
-                    pending = nil  // keep the buffer uniquely referenced while appending
-                    var copy = buffer
-                    run.writeBuffer(&copy)
-                    pending = run
-                } else {
-                    if let run = pending { out.append(.binary(run)) }
-                    pending = buffer
-                }
+    /// Writes `frames` in order, each run of binary frames as one frame when it fits.
+    private func write(_ frames: [WireFrame]) {
+        var index = frames.startIndex
+        while index < frames.endIndex {
+            guard frames[index].kind == .binary else {
+                sink.write(frames[index])
+                index += 1
+                continue
             }
+            var end = index + 1
+            var length = frames[index].payloadLength
+            while end < frames.endIndex, frames[end].kind == .binary, length + frames[end].payloadLength <= maxFrameSize {
+                length += frames[end].payloadLength
+                end += 1
+            }
+            sink.write(end == index + 1 ? frames[index] : WireFrame.merged(frames[index..<end]))
+            index = end
         }
-        if let run = pending { out.append(.binary(run)) }
-        return out
     }
 }

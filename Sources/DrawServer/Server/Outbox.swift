@@ -12,33 +12,13 @@ import Synchronization
 /// are dropped, it is closed with 4008, and if its socket does not drain the close
 /// within a second the channel is closed outright.
 final class Outbox: Sendable {
-    enum Frame: Sendable {
-        case text(ByteBuffer)
-        case binary(ByteBuffer)
-        /// A heartbeat ping with this payload.
-        case ping(UInt64)
-
-        var byteCount: Int {
-            switch self {
-            case .text(let buffer), .binary(let buffer): buffer.readableBytes
-            case .ping: 8
-            }
-        }
-    }
-
     struct Close: Sendable, Equatable {
         var code: UInt16
         var reason: String
     }
 
-    /// What the writer takes in one go: everything queued, then possibly a close.
-    struct Batch: Sendable {
-        var frames: [Frame]
-        var close: Close?
-    }
-
     fileprivate struct State: Sendable {
-        var frames: [Frame] = []
+        var frames: [WireFrame] = []
         var bytes = 0
         var close: Close?
         var finished = false
@@ -78,17 +58,17 @@ final class Outbox: Sendable {
 
     /// Queues a frame; false when the connection is closing or the frame overflowed the queue.
     @discardableResult
-    func send(_ frame: Frame) -> Bool {
+    func send(_ frame: WireFrame) -> Bool {
         let (accepted, overflowed, wake) = state.withLock { s -> (Bool, Bool, (@Sendable () -> Void)?) in
             guard s.close == nil, !s.finished else { return (false, false, nil) }
-            guard s.bytes + frame.byteCount <= limit else {
+            guard s.bytes + frame.bytes.readableBytes <= limit else {
                 s.frames.removeAll()
                 s.bytes = 0
                 s.close = Close(code: 4008, reason: "too slow to read: reconnect with your token")
                 return (false, true, s.requestDrain())
             }
             s.frames.append(frame)
-            s.bytes += frame.byteCount
+            s.bytes += frame.bytes.readableBytes
             return (true, false, s.requestDrain())
         }
         wake?()
@@ -99,7 +79,7 @@ final class Outbox: Sendable {
         return accepted
     }
 
-    func sendText(_ bytes: [UInt8]) { send(.text(ByteBuffer(bytes: bytes))) }
+    func sendText(_ bytes: [UInt8]) { send(WireFrame(.text, payload: bytes)) }
 
     /// Asks the writer to close with `code` after `flush`ing what is queued (or dropping it).
     func close(code: UInt16, reason: String, flush: Bool = true) {
@@ -135,18 +115,19 @@ final class Outbox: Sendable {
 
     var queuedBytes: Int { state.withLock { $0.bytes } }
 
-    /// Takes everything queued, or nil when there is nothing to do. Only the writer calls
-    /// this; after a batch with a close, the outbox is finished.
-    func takeBatch() -> Batch? {
+    /// Moves everything queued into `frames` (which the writer passes in empty and keeps,
+    /// so the two arrays swap back and forth and a drain allocates nothing), and returns the
+    /// close to send after them, if any. False when there is nothing to do. Only the writer
+    /// calls this; after a close, the outbox is finished.
+    func take(into frames: inout [WireFrame], close: inout Close?) -> Bool {
         state.withLock { s in
             s.drainRequested = false
-            guard !s.finished, !s.frames.isEmpty || s.close != nil else { return nil }
-            var frames: [Frame] = []
+            guard !s.finished, !s.frames.isEmpty || s.close != nil else { return false }
             swap(&frames, &s.frames)
-            s.frames.reserveCapacity(min(frames.count, 64))
             s.bytes = 0
+            close = s.close
             if s.close != nil { s.finished = true }
-            return Batch(frames: frames, close: s.close)
+            return true
         }
     }
 

@@ -84,9 +84,11 @@ actor RoomActor {
         let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
         switch outcome {
         case .relay(let sender, let points):
+            // Encoded once, the same bytes for everyone.
+            let wire = WireFrame(.binary, payload: frame)
             var recipients = 0
             for (id, outbox) in outboxes where id != sender {
-                outbox.send(.binary(frame))
+                outbox.send(wire)
                 recipients += 1
             }
             if room.canvasGeneration == generation {
@@ -132,7 +134,7 @@ actor RoomActor {
                 deliver(message, to: audience)
             case .sendDrawing(let frames, let player):
                 guard let outbox = outboxes[player] else { continue }
-                for frame in frames { outbox.send(.binary(ByteBuffer(bytes: frame))) }
+                for frame in frames { outbox.send(WireFrame(.binary, payload: frame)) }
             case .released(let player):
                 outboxes[player] = nil
                 server.released(player, from: code)
@@ -155,7 +157,7 @@ actor RoomActor {
     /// Encodes once, then hands the same buffer to every recipient.
     private func deliver(_ message: ServerMessage, to audience: Audience) {
         let bytes = message.jsonBytes()
-        let frame = Outbox.Frame.text(ByteBuffer(bytes: bytes))
+        let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
         func send(_ outbox: Outbox?) {
             guard let outbox else { return }
