@@ -86,6 +86,7 @@ struct BenchCanvasCommand: ParsableCommand {
         print(String(format: "wire size: %.2f bytes/point (%d bytes for %d points); compacted frames %d bytes",
                      Double(wireBytes) / Double(max(points, 1)), wireBytes, points, compactBytes))
         print("PNG size: \(png.count) bytes (\(raster.width)x\(raster.height) RGB)")
+        runWorstCases(size: log.size, checksum: &sink)
         print("(checksum \(sink & 0xFFFF))")
     }
 
