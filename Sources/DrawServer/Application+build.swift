@@ -31,7 +31,7 @@ func buildApplication(
     }
     // Reached only when a /ws request was not upgraded: say why.
     router.get("/ws") { request, context -> Response in
-        let status = runtime.upgradeRefusal(request, context: context) ?? .upgradeRequired
+        let status = runtime.upgradeRefusal(request, context: context, spendingConnection: false) ?? .upgradeRequired
         return DrawServerRuntime.response(Array("WebSocket upgrade refused (\(status.code))".utf8), contentType: "text/plain", status: status)
     }
     runtime.addModeratorRoutes(to: router)
@@ -83,15 +83,15 @@ func buildApplication(
 }
 
 extension DrawServerRuntime {
-    /// Why a WebSocket upgrade must be refused, or nil to accept it.
-    func upgradeRefusal(_ request: Request, context: DrawRequestContext) -> HTTPResponse.Status? {
+    /// Why a WebSocket upgrade must be refused, or nil to accept it. An accepted upgrade
+    /// spends one of the address's new connections unless `spendingConnection` is false.
+    func upgradeRefusal(_ request: Request, context: DrawRequestContext, spendingConnection: Bool = true) -> HTTPResponse.Status? {
         guard readiness.isReady else { return .serviceUnavailable }
         // Browsers always send Origin; other clients may not, and are not refused for it.
         if let allowed = configuration.limits.allowedOrigins, let origin = request.headers[.origin], !allowed.contains(origin) {
             return .forbidden
         }
-        let cap = configuration.limits.maxConnectionsPerIP
-        if cap > 0, server.connections(from: context.remoteIP) >= cap { return .tooManyRequests }
+        if spendingConnection, !server.admitUpgrade(from: context.remoteIP) { return .tooManyRequests }
         return nil
     }
 

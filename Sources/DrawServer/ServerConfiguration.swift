@@ -44,6 +44,18 @@ public struct ServerConfiguration: Sendable {
         public var roomCreationsPerIP = Rate(30, perMs: 60_000)
         /// Open WebSocket connections per client IP address; 0 for no cap.
         public var maxConnectionsPerIP = 8
+        /// New WebSocket connections per client IP address (a client that is closed for abuse
+        /// and reconnects at once, over and over, meets this); not counted when
+        /// `maxConnectionsPerIP` is 0.
+        public var connectionsPerIPRate = Rate(60, perMs: 60_000)
+        /// Addresses exempt from every per-address cap (connections, their rate, room
+        /// creations): load generators, trusted gateways.
+        public var unlimitedAddresses: Set<String> = []
+        /// Text messages per connection, whatever their kind (chat, joins and invites also
+        /// have their own budgets).
+        public var messageRate = Rate(30, perMs: 1_000)
+        /// Invitations per connection.
+        public var inviteRate = Rate(10, perMs: 60_000)
         /// This many refusals (rate limits, oversized frames) within `abuseWindowMs` close the
         /// connection with 1008.
         public var abuseStrikes = 30

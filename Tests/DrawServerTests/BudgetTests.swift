@@ -86,4 +86,66 @@ struct BudgetTests {
             }
         }
     }
+
+    @Test func everyTextMessageSpendsTheMessageBudgetValidOrNot() async throws {
+        try await withServer({ $0.limits.messageRate = Rate(4, perMs: 60_000) }) { port in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            ada.send(#"{"t":"rooms"}"#)
+            try await ada.next("rooms")
+            ada.send("{not json")
+            #expect(try await ada.next("error")["code"]?.stringValue == "bad_json")
+            ada.send(#"{"t":"rooms"}"#)
+            try await ada.next("rooms")
+            // The budget of 4 is spent: valid or not, the next frames are refused undecided.
+            ada.send(#"{"t":"rooms"}"#)
+            let refused = try await ada.next("error")
+            #expect(refused["code"]?.stringValue == "rate_limited")
+            #expect(refused["ref"]?.stringValue == "rooms")
+            ada.send("{still not json")
+            let garbage = try await ada.next("error")
+            #expect(garbage["code"]?.stringValue == "rate_limited")
+            #expect(garbage["ref"]?.stringValue == "")
+        }
+    }
+
+    @Test func invitationsAreBudgeted() async throws {
+        try await withServer({ $0.limits.inviteRate = Rate(2, perMs: 60_000) }) { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await seat(ada, [])
+            for _ in 0..<2 {
+                ada.send(#"{"t":"invite","playerId":"\#(bob.playerID)"}"#)
+                try await bob.next("invited")
+            }
+            ada.send(#"{"t":"invite","playerId":"\#(bob.playerID)"}"#)
+            let error = try await ada.next("error")
+            #expect(error["code"]?.stringValue == "rate_limited")
+            #expect(error["ref"]?.stringValue == "invite")
+        }
+    }
+
+    @Test func newConnectionsPerAddressAreBudgetedUnlessExempt() async throws {
+        try await withServer({ $0.limits.connectionsPerIPRate = Rate(3, perMs: 60_000) }) { port in
+            var upgrades: [RawWebSocket] = []
+            for _ in 0..<3 {
+                let socket = try RawWebSocket(port: port)
+                #expect(socket.status == 101)
+                upgrades.append(socket)
+                socket.close()
+            }
+            // Three opened and closed again: the fourth is over the rate, not over the cap.
+            #expect(try RawWebSocket(port: port).status == 429)
+        }
+        try await withServer({ configuration in
+            configuration.limits.maxConnectionsPerIP = 1
+            configuration.limits.connectionsPerIPRate = Rate(1, perMs: 60_000)
+            configuration.limits.unlimitedAddresses = ["127.0.0.1"]
+        }) { port in
+            let sockets = try (0..<5).map { _ in try RawWebSocket(port: port) }
+            #expect(sockets.allSatisfy { $0.status == 101 }, "an exempt address meets no per-address cap")
+        }
+    }
 }

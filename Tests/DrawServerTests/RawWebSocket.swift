@@ -10,6 +10,17 @@ final class RawWebSocket {
     /// The HTTP status of the upgrade answer (101 when it became a WebSocket).
     private(set) var status = 0
 
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the socket (once).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Glibc.close(socket)
+    }
+
     init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
@@ -40,8 +51,6 @@ final class RawWebSocket {
         let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
         status = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
-
-    deinit { Glibc.close(socket) }
 
     func write(_ bytes: [UInt8]) {
         var offset = 0

@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeoutSeconds: Int?
     @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
     var turnRetention: Int?
-    @Option(help: "Open WebSocket connections per client IP address, 0 for no cap (env DRAWSERVER_MAX_CONNECTIONS_PER_IP; default 8).")
+    @Option(help: "Open WebSocket connections per client IP address; 0 for no per-address connection limits at all, count or rate, as load tests on loopback need (env DRAWSERVER_MAX_CONNECTIONS_PER_IP; default 8).")
     var maxConnectionsPerIp: Int?
     @Option(help: "Comma-separated origins (scheme://host[:port]) allowed to open a WebSocket; others get 403 (env DRAWSERVER_ALLOWED_ORIGINS; default any).")
     var allowedOrigins: String?
@@ -62,6 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
     var joinRate: String?
     @Option(help: "Room creations per client IP address (env DRAWSERVER_IP_ROOM_RATE; default 30/60s).")
     var ipRoomRate: String?
+    @Option(help: "New WebSocket connections per client IP address; more get 429 (env DRAWSERVER_IP_CONNECTION_RATE; default 60/60s).")
+    var ipConnectionRate: String?
+    @Option(help: "Text messages of any kind per connection (env DRAWSERVER_MESSAGE_RATE; default 30/1s).")
+    var messageRate: String?
+    @Option(help: "Invitations per connection (env DRAWSERVER_INVITE_RATE; default 10/60s).")
+    var inviteRate: String?
+    @Option(help: "Comma-separated client addresses exempt from every per-address cap, e.g. a load generator's (env DRAWSERVER_UNLIMITED_ADDRESSES).")
+    var unlimitedAddresses: String?
     @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
     var threads: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
@@ -170,6 +178,12 @@ struct ServeCommand: AsyncParsableCommand {
         limits.pointRate = try rate(pointRate, "DRAWSERVER_POINT_RATE", "point-rate", limits.pointRate)
         limits.joinRate = try rate(joinRate, "DRAWSERVER_JOIN_RATE", "join-rate", limits.joinRate)
         limits.roomCreationsPerIP = try rate(ipRoomRate, "DRAWSERVER_IP_ROOM_RATE", "ip-room-rate", limits.roomCreationsPerIP)
+        limits.connectionsPerIPRate = try rate(ipConnectionRate, "DRAWSERVER_IP_CONNECTION_RATE", "ip-connection-rate", limits.connectionsPerIPRate)
+        limits.messageRate = try rate(messageRate, "DRAWSERVER_MESSAGE_RATE", "message-rate", limits.messageRate)
+        limits.inviteRate = try rate(inviteRate, "DRAWSERVER_INVITE_RATE", "invite-rate", limits.inviteRate)
+        if let list = unlimitedAddresses ?? env.string("DRAWSERVER_UNLIMITED_ADDRESSES") {
+            limits.unlimitedAddresses = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        }
     }
 
     private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {

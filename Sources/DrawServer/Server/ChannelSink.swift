@@ -26,6 +26,12 @@ struct ChannelSink: ConnectionWriter.Sink {
         // The close frame is queued behind what this drain just flushed, on the same loop.
         Task {
             try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code)), reason: close.reason)
+            guard close.waitsForAnswer else {
+                // The server closes first (RFC 6455 section 7.1.1): the close frame goes out
+                // before the FIN, and nothing more is read from the abuser.
+                channel.close(promise: nil)
+                return
+            }
             // A peer that never answers the close handshake is cut off.
             try? await Task.sleep(for: .seconds(3))
             channel.closeAbortively()

@@ -43,7 +43,18 @@ struct ClientSession {
             refuse(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ClientMessage.type(of: bytes)))
             return
         }
-        switch ClientMessage.decode(bytes) {
+        let decoded = ClientMessage.decode(bytes)
+        // Every text frame, valid or not, spends from the connection's message budget.
+        guard limiter.allow(.message, now: server.clock.now) else {
+            server.metrics.received("invalid", bytes: bytes.count)
+            let ref = switch decoded {
+            case .success(let message): message.type
+            case .failure(let error): error.ref
+            }
+            refuse(ProtocolError(.rateLimited, "at most \(limits.messageRate) messages", ref: ref))
+            return
+        }
+        switch decoded {
         case .failure(let error):
             server.metrics.received("invalid", bytes: bytes.count)
             reply(error)
@@ -78,7 +89,7 @@ struct ClientSession {
         limiter.charge(points: points, now: server.clock.now)
     }
 
-    /// Chat and guesses, and joining or creating rooms, have their own budgets.
+    /// Chat and guesses, joining or creating rooms, and invitations have their own budgets.
     private mutating func rateLimit(_ message: ClientMessage) -> ProtocolError? {
         let now = server.clock.now
         switch message {
@@ -89,6 +100,10 @@ struct ClientSession {
         case .create, .join, .quickplay:
             guard limiter.allow(.join, now: now) else {
                 return ProtocolError(.rateLimited, "at most \(limits.joinRate) room creations and joins", ref: message.type)
+            }
+        case .invite:
+            guard limiter.allow(.invite, now: now) else {
+                return ProtocolError(.rateLimited, "at most \(limits.inviteRate) invitations", ref: message.type)
             }
         default:
             break

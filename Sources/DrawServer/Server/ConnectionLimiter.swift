@@ -3,31 +3,40 @@ import Rooms
 /// The rate limits of one connection (protocol section 2.3 `rate_limited`, 1008 on
 /// sustained abuse). Owned by its session, which handles messages one at a time.
 struct ConnectionLimiter {
+    private var messages: TokenBucket
     private var chat: TokenBucket
     private var frames: TokenBucket
     private var points: TokenBucket
     private var joins: TokenBucket
+    private var invites: TokenBucket
     private var strikes: [Timestamp] = []
     private var lastNotice: Timestamp?
     private let limits: ServerConfiguration.Limits
 
     init(limits: ServerConfiguration.Limits, now: Timestamp) {
         self.limits = limits
+        messages = TokenBucket(limits.messageRate, now: now)
         chat = TokenBucket(limits.chatRate, now: now)
+        invites = TokenBucket(limits.inviteRate, now: now)
         frames = TokenBucket(limits.frameRate, now: now)
         points = TokenBucket(limits.pointRate, now: now)
         joins = TokenBucket(limits.joinRate, now: now)
     }
 
     enum Kind {
+        /// Any text frame, valid or not.
+        case message
         case chat
         case join
+        case invite
     }
 
     mutating func allow(_ kind: Kind, now: Timestamp) -> Bool {
         switch kind {
+        case .message: messages.take(now: now)
         case .chat: chat.take(now: now)
         case .join: joins.take(now: now)
+        case .invite: invites.take(now: now)
         }
     }
 

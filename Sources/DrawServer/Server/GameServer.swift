@@ -27,9 +27,8 @@ final class GameServer: Sendable {
         /// Every open WebSocket connection, greeted or not.
         var outboxes: [ConnectionID: Outbox] = [:]
         var greeted: Set<ConnectionID> = []
-        /// Open connections and room-creation budgets per client IP address.
-        var connectionsByIP: [String: Int] = [:]
-        var roomCreationsByIP: [String: TokenBucket] = [:]
+        /// Open connections and the connection and room-creation budgets per client address.
+        var addresses: AddressBudgets
         /// Set once by `beginDrain()`: connections registered later are told to come back.
         var draining = false
     }
@@ -43,7 +42,7 @@ final class GameServer: Sendable {
         self.store = store
         self.metrics = metrics
         let random: RandomSource = configuration.seed.map { .seeded($0) } ?? .system
-        self.directory = Mutex(Directory(lobby: Lobby(random: random)))
+        self.directory = Mutex(Directory(lobby: Lobby(random: random), addresses: AddressBudgets(limits: configuration.limits)))
     }
 
     // MARK: - Connections
@@ -74,11 +73,8 @@ final class GameServer: Sendable {
     /// The drain flag is read under the same lock `beginDrain()` sets it under, so a
     /// connection either is in the drain's list or learns that the server is draining.
     func register(_ connection: ConnectionID, outbox: Outbox, ip: String) -> Admission {
-        let cap = configuration.limits.maxConnectionsPerIP
         let (admission, count) = directory.withLock { d -> (Admission, Int) in
-            let current = d.connectionsByIP[ip, default: 0]
-            guard cap == 0 || current < cap else { return (.tooManyFromAddress, d.outboxes.count) }
-            d.connectionsByIP[ip] = current + 1
+            guard d.addresses.opened(from: ip) else { return (.tooManyFromAddress, d.outboxes.count) }
             d.outboxes[connection] = outbox
             return (d.draining ? .draining : .accepted, d.outboxes.count)
         }
@@ -96,26 +92,22 @@ final class GameServer: Sendable {
 
     /// Open connections from `ip`.
     func connections(from ip: String) -> Int {
-        directory.withLock { $0.connectionsByIP[ip, default: 0] }
+        directory.withLock { $0.addresses.openConnections(from: ip) }
+    }
+
+    /// Whether `ip` may open a WebSocket now: under its cap of open connections, and within
+    /// its rate of new ones (this spends one). False answers the upgrade with 429.
+    func admitUpgrade(from ip: String) -> Bool {
+        let now = clock.now
+        return directory.withLock { d in
+            !d.addresses.isFull(ip) && d.addresses.takeNewConnection(from: ip, now: now)
+        }
     }
 
     /// Spends one of `ip`'s room creations; false when its budget is used up.
     func allowRoomCreation(from ip: String) -> Bool {
         let now = clock.now
-        let rate = configuration.limits.roomCreationsPerIP
-        return directory.withLock { d in
-            var bucket = d.roomCreationsByIP[ip] ?? TokenBucket(rate, now: now)
-            let allowed = bucket.take(now: now)
-            d.roomCreationsByIP[ip] = bucket
-            // Forget addresses whose budget is full again, so the map stays small.
-            if d.roomCreationsByIP.count > 10_000 {
-                d.roomCreationsByIP = d.roomCreationsByIP.filter { entry in
-                    var copy = entry.value
-                    return !copy.take(Double(rate.count), now: now)
-                }
-            }
-            return allowed
-        }
+        return directory.withLock { $0.addresses.takeRoomCreation(from: ip, now: now) }
     }
 
     /// `hello`: registers the connection, closes an older one of the same player with
@@ -148,8 +140,7 @@ final class GameServer: Sendable {
         let (room, count): (RoomActor?, Int) = directory.withLock { d in
             if d.outboxes[connection] === outbox {
                 d.outboxes[connection] = nil
-                let left = d.connectionsByIP[ip, default: 1] - 1
-                d.connectionsByIP[ip] = left > 0 ? left : nil
+                d.addresses.closed(from: ip)
             }
             d.greeted.remove(connection)
             guard let player, d.lobby.players[player]?.connection == connection else { return (nil, d.outboxes.count) }

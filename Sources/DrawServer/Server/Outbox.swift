@@ -15,6 +15,11 @@ final class Outbox: Sendable {
     struct Close: Sendable, Equatable {
         var code: UInt16
         var reason: String
+
+        /// Whether the server waits for the peer's answering close before closing the TCP
+        /// connection. Not after abuse (1008, 1009): a flooding peer is busy sending, not
+        /// answering, and every byte it sends meanwhile would still be read and decoded.
+        var waitsForAnswer: Bool { code != 1008 && code != 1009 }
     }
 
     fileprivate struct State: Sendable {
