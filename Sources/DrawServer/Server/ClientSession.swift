@@ -7,7 +7,7 @@ import Rooms
 /// One WebSocket connection's inbound side: hello, then each message dispatched to the
 /// lobby or the player's room, strictly one at a time and in order, within the
 /// connection's rate limits.
-struct ClientSession {
+struct ClientSession: Sendable {
     let server: GameServer
     let connection: ConnectionID
     let outbox: Outbox

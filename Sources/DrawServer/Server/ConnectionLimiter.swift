@@ -2,7 +2,7 @@ import Rooms
 
 /// The rate limits of one connection (protocol section 2.3 `rate_limited`, 1008 on
 /// sustained abuse). Owned by its session, which handles messages one at a time.
-struct ConnectionLimiter {
+struct ConnectionLimiter: Sendable {
     private var messages: TokenBucket
     private var chat: TokenBucket
     private var frames: TokenBucket
@@ -11,10 +11,14 @@ struct ConnectionLimiter {
     private var invites: TokenBucket
     private var strikes: [Timestamp] = []
     private var lastNotice: Timestamp?
-    private let limits: ServerConfiguration.Limits
+    /// Refusals within `abuseWindowMs` that add up to sustained abuse (only these two
+    /// numbers are kept: the limiter lives in every connection's task frames).
+    private let abuseStrikes: Int
+    private let abuseWindowMs: Int
 
     init(limits: ServerConfiguration.Limits, now: Timestamp) {
-        self.limits = limits
+        abuseStrikes = limits.abuseStrikes
+        abuseWindowMs = limits.abuseWindowMs
         messages = TokenBucket(limits.messageRate, now: now)
         chat = TokenBucket(limits.chatRate, now: now)
         invites = TokenBucket(limits.inviteRate, now: now)
@@ -54,8 +58,8 @@ struct ConnectionLimiter {
     /// Records a refusal; true when they add up to sustained abuse.
     mutating func strike(now: Timestamp) -> Bool {
         strikes.append(now)
-        strikes.removeAll { now - $0 > limits.abuseWindowMs }
-        return strikes.count >= limits.abuseStrikes
+        strikes.removeAll { now - $0 > abuseWindowMs }
+        return strikes.count >= abuseStrikes
     }
 
     /// Whether to tell the client about a refused drawing frame now: at most twice a second,
