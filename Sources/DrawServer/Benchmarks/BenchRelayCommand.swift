@@ -97,6 +97,12 @@ struct BenchRelayCommand: AsyncParsableCommand {
         print(String(format: "  deliveries/second      %.0f", Double(deliveries) / seconds))
         print(String(format: "  CPU per delivered frame %.3f µs", cpu / Double(deliveries) * 1e6))
         print(String(format: "  bytes delivered        %d (expected %d)", delivered, sentBytes * guessers))
+        if let stats = runtime.writer?.statistics {
+            print(String(format: "  persisted              %d stroke frames in %d commits (%.0f frames/second while relaying)",
+                         stats.strokeFrames, stats.commits, Double(stats.strokeFrames) / seconds))
+            print(String(format: "  commit batches         %.0f changes on average, %d at most; %.2f ms per commit on average",
+                         Double(stats.changes) / Double(max(stats.commits, 1)), stats.largestBatch, stats.commitSeconds / Double(max(stats.commits, 1)) * 1000))
+        }
     }
 }
 

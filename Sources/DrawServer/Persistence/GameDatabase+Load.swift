@@ -40,10 +40,18 @@ extension GameDatabase {
                 do {
                     let stored = try decoder.decode(RoomSnapshot.self, from: Data(json.utf8))
                     let snapshot = stored.advanced(byMs: Int(max(0, min(aliveAt - updatedAt, 86_400_000))))
-                    let frames = try Row.fetchAll(
-                        db, sql: "SELECT at_ms, ops FROM stroke WHERE room_code = ? AND generation = ? ORDER BY id",
+                    var frames: [StrokeLog.Frame] = []
+                    for stroke in try Row.fetchAll(
+                        db, sql: "SELECT at_ms, ops, packed FROM stroke WHERE room_code = ? AND generation = ? ORDER BY id",
                         arguments: [code, snapshot.canvasGeneration]
-                    ).map { StrokeLog.Frame(at: $0["at_ms"], bytes: [UInt8]($0["ops"] as Data)) }
+                    ) {
+                        let bytes = [UInt8](stroke["ops"] as Data)
+                        if (stroke["packed"] as Int) == 1 {
+                            frames += try PackedFrames.unpack(bytes)
+                        } else {
+                            frames.append(StrokeLog.Frame(at: stroke["at_ms"], bytes: bytes))
+                        }
+                    }
                     state.rooms.append(.init(snapshot: snapshot, frames: frames))
                 } catch {
                     state.unreadable.append((code, "\(error)"))

@@ -113,6 +113,10 @@ final class GameDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2 packed stroke rows") { db in
+            // 1: `ops` holds several frames (PackedFrames); 0: one frame, as v1 wrote.
+            try db.execute(sql: "ALTER TABLE stroke ADD COLUMN packed INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -1,0 +1,89 @@
+import Canvas
+import Foundation
+import GRDB
+import Rooms
+import Testing
+@testable import DrawServer
+
+@Suite("Stroke frames in the database")
+struct StrokeStorageTests {
+    @Test func packedFramesRoundTripAndCorruptionIsAnError() throws {
+        let frames = [
+            StrokeLog.Frame(at: 0, bytes: [1, 2, 3]),
+            StrokeLog.Frame(at: 300, bytes: []),
+            StrokeLog.Frame(at: 70_000, bytes: Array(repeating: 7, count: 300)),
+        ]
+        let packed = PackedFrames.pack(frames)
+        #expect(try PackedFrames.unpack(packed) == frames)
+        #expect(try PackedFrames.unpack([]) == [])
+        // Cut inside the last frame's bytes, or a varint that never ends: an error, no crash.
+        #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack(Array(packed.dropLast())) }
+        #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack([UInt8](repeating: 0xFF, count: 11)) }
+        #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack([0, 5, 1]) }
+    }
+
+    /// A room in its first drawing turn, as stored.
+    static func drawingRoom(_ code: String) -> Room {
+        var room = Room(code: RoomCode(parsing: code)!, name: code, isPublic: false, settings: RoomSettings(), seed: 3)
+        let now = Timestamp(milliseconds: 1_000)
+        _ = room.join(PlayerID("ada"), name: "Ada", now: now)
+        _ = room.join(PlayerID("bob"), name: "Bob", now: now)
+        _ = room.handle(.start, from: PlayerID("ada"), now: now)
+        if let drawer = room.drawer { _ = room.handle(.choose(index: 0), from: drawer, now: now) }
+        return room
+    }
+
+    @Test func aBatchStoresOneRowPerRoomAndRowsLoadInOrder() throws {
+        let path = temporaryDatabasePath()
+        let database = try GameDatabase(path: path)
+        let (first, second) = (Self.drawingRoom("AAAAAA"), Self.drawingRoom("BBBBBB"))
+        let now = Timestamp(milliseconds: 1_000)
+        let strokes = (0..<6).map { i in
+            StrokeLog.Frame(at: i * 10, bytes: strokeBytes(from: Point(x: Int32(10 * i), y: 5), to: Point(x: 300, y: Int32(40 * i))))
+        }
+        // Frames of two rooms interleaved, as rooms relay them.
+        var changes: [PersistenceWriter.Change] = [.room(first.snapshot(now: now)), .room(second.snapshot(now: now))]
+        for (i, frame) in strokes.enumerated() {
+            let room = i.isMultiple(of: 2) ? first : second
+            changes.append(.frame(room: room.code, generation: room.canvasGeneration, frame: frame))
+        }
+        try database.pool.write { db in try PersistenceWriter.apply(changes, to: db, retention: 10) }
+        // A row as version 1 wrote it (one frame, not packed), after the packed one.
+        let legacy = StrokeLog.Frame(at: 99, bytes: strokeBytes(from: Point(x: 1, y: 1), to: Point(x: 2, y: 2)))
+        try database.pool.write { db in
+            try db.execute(sql: "INSERT INTO stroke (room_code, generation, at_ms, ops) VALUES (?, ?, ?, ?)",
+                           arguments: ["AAAAAA", first.canvasGeneration, legacy.at, Data(legacy.bytes)])
+        }
+        let rows = try database.pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stroke") }
+        #expect(rows == 3, "one packed row per room, plus the legacy row")
+        let stored = try database.load()
+        let frames = Dictionary(uniqueKeysWithValues: stored.rooms.map { ($0.snapshot.code, $0.frames) })
+        #expect(frames["AAAAAA"] == [strokes[0], strokes[2], strokes[4], legacy])
+        #expect(frames["BBBBBB"] == [strokes[1], strokes[3], strokes[5]])
+    }
+
+    @Test func aRoomsFramesAreWrittenBeforeItsNextSnapshotInTheBatch() throws {
+        let path = temporaryDatabasePath()
+        let database = try GameDatabase(path: path)
+        var room = Self.drawingRoom("CCCCCC")
+        let now = Timestamp(milliseconds: 1_000)
+        let old = StrokeLog.Frame(at: 0, bytes: strokeBytes(from: Point(x: 1, y: 1), to: Point(x: 50, y: 50)))
+        let generation = room.canvasGeneration
+        // Frames of the old generation, then the room moves on (its snapshot deletes older
+        // generations), then a frame of the new one: only the new one may remain.
+        if let drawer = room.drawer { _ = room.handle(.skip, from: drawer, now: now) }
+        let later = Timestamp(milliseconds: 60_000)
+        _ = room.tick(now: later)
+        if let drawer = room.drawer { _ = room.handle(.choose(index: 0), from: drawer, now: later) }
+        try #require(room.canvasGeneration > generation, "the next turn has a new canvas")
+        let new = StrokeLog.Frame(at: 5, bytes: strokeBytes(from: Point(x: 9, y: 9), to: Point(x: 90, y: 90)))
+        let changes: [PersistenceWriter.Change] = [
+            .frame(room: room.code, generation: generation, frame: old),
+            .room(room.snapshot(now: later)),
+            .frame(room: room.code, generation: room.canvasGeneration, frame: new),
+        ]
+        try database.pool.write { db in try PersistenceWriter.apply(changes, to: db, retention: 10) }
+        let stored = try database.load()
+        #expect(stored.rooms.first?.frames == [new])
+    }
+}
