@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        // Already in the graph through Hummingbird; named for the tests' EmbeddedChannel.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +84,8 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -41,7 +41,13 @@ func buildApplication(
 
     let webSocketRouter = Router(context: DrawRequestContext.self)
     webSocketRouter.ws("/ws", shouldUpgrade: { request, context in
-        guard let refusal = runtime.upgradeRefusal(request, context: context) else { return .upgrade([:]) }
+        guard let refusal = runtime.upgradeRefusal(request, context: context) else {
+            // Nothing is read from the WebSocket until its connection has set up its pipeline
+            // (serveWebSocket), so that every frame passes `DrawingFastPath`, which keeps
+            // drawing frames in order with the messages before them.
+            try await context.channel.setOption(ChannelOptions.autoRead, value: false).get()
+            return .upgrade([:])
+        }
         HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: context.channel)
         return .dontUpgrade
     }) { inbound, outbound, context in

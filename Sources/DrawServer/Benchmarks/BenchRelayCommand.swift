@@ -76,7 +76,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
         for i in 0..<frames {
             let frame = sample[i % sample.count]
             sentBytes += frame.readableBytes
-            await actor.draw(frame, from: drawer)
+            actor.draw(frame, from: drawer)
         }
         let sendDone = ContinuousClock.now
         await actor.close()

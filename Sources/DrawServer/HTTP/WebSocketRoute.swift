@@ -36,20 +36,31 @@ extension GameServer {
         let activity = ActivityMonitor()
         activity.touch()
         let scheduler = writeSchedulers.scheduler(for: channel.eventLoop)
-        let timers = try? await channel.eventLoop.submit {
+        let backlog = DrawingFastPath.Backlog()
+        let timers = try? await channel.eventLoop.submit { [session] in
             let handler = ConnectionHandler(activity: activity)
             try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+            let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+            let fastPath = DrawingFastPath(session: session, backlog: backlog, maxMessageBytes: maxMessageBytes)
+            try channel.pipeline.syncOperations.addHandler(fastPath, position: .after(decoder))
             let sink = ChannelSink(handler: NIOLoopBound(handler, eventLoop: channel.eventLoop), channel: channel, outbound: outbound)
             handler.writer = ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: maxMessageBytes, scheduler: scheduler)
-            return ConnectionTimers(
+            let timers = ConnectionTimers(
                 eventLoop: channel.eventLoop, limits: self.configuration.limits, outbox: outbox, activity: activity,
                 hasSaidHello: { [weak self] in self?.hasSaidHello(connection) ?? false }, hardClose: hardClose
             )
+            // Reading was paused at the upgrade (see `buildApplication`).
+            try channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            return timers
         }.get()
+        // Without its pipeline the connection cannot be served (the channel is usually
+        // closed already when this happens).
+        if timers == nil { channel.close(promise: nil) }
 
         var inboundError: (any Error)?
         do {
             for try await message in inbound.messages(maxSize: maxMessageBytes) {
+                defer { backlog.handled() }
                 // After a close was requested nothing more is processed.
                 guard !outbox.isClosing else { continue }
                 // One frame can be larger than the message limit when the frame limit was

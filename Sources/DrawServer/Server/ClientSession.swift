@@ -3,24 +3,47 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Rooms
+import Synchronization
 
 /// One WebSocket connection's inbound side: hello, then each message dispatched to the
 /// lobby or the player's room, strictly one at a time and in order, within the
 /// connection's rate limits.
+///
+/// Text messages are handled by the connection's reader task; drawing frames usually on
+/// the connection's event loop, as soon as they are read (see `DrawingFastPath`), and by
+/// the reader only when a message read before them is still being handled. Either way one
+/// at a time, so the player and the limiter are shared through a lock that is never
+/// contended.
 struct ClientSession: Sendable {
     let server: GameServer
     let connection: ConnectionID
     let outbox: Outbox
     let remoteIP: String
-    private(set) var player: PlayerID?
-    private var limiter: ConnectionLimiter
+    private let shared: Shared
+
+    /// What the reader and the event loop share.
+    private final class Shared: Sendable {
+        struct State: Sendable {
+            var player: PlayerID?
+            var limiter: ConnectionLimiter
+        }
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+    }
 
     init(server: GameServer, outbox: Outbox, remoteIP: String) {
         self.server = server
         self.connection = server.newConnectionID()
         self.outbox = outbox
         self.remoteIP = remoteIP
-        self.limiter = ConnectionLimiter(limits: server.configuration.limits, now: server.clock.now)
+        self.shared = Shared(.init(limiter: ConnectionLimiter(limits: server.configuration.limits, now: server.clock.now)))
+    }
+
+    /// Set by `hello`.
+    var player: PlayerID? { shared.state.withLock { $0.player } }
+
+    private func withLimiter<Result>(_ body: (inout ConnectionLimiter) -> Result) -> Result {
+        shared.state.withLock { body(&$0.limiter) }
     }
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
@@ -30,9 +53,14 @@ struct ClientSession: Sendable {
         case .text(let text):
             await receiveText(Array(text.utf8))
         case .binary(let buffer):
-            server.metrics.received("binary", bytes: buffer.readableBytes)
-            await receiveBinary(buffer, receivedAt: .now)
+            receive(binary: buffer)
         }
+    }
+
+    /// A drawing frame, from the reader task or straight from the event loop.
+    func receive(binary buffer: ByteBuffer) {
+        server.metrics.received("binary", bytes: buffer.readableBytes)
+        receiveBinary(buffer, receivedAt: .now)
     }
 
     mutating func receiveText(_ bytes: [UInt8]) async {
@@ -45,7 +73,7 @@ struct ClientSession: Sendable {
         }
         let decoded = ClientMessage.decode(bytes)
         // Every text frame, valid or not, spends from the connection's message budget.
-        guard limiter.allow(.message, now: server.clock.now) else {
+        guard withLimiter({ $0.allow(.message, now: server.clock.now) }) else {
             server.metrics.received("invalid", bytes: bytes.count)
             let ref = switch decoded {
             case .success(let message): message.type
@@ -68,7 +96,8 @@ struct ClientSession: Sendable {
         }
     }
 
-    mutating func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) async {
+    /// A drawing frame, on whichever thread read it: the room judges and relays it at once.
+    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) {
         guard let player else {
             return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
         }
@@ -76,17 +105,17 @@ struct ClientSession: Sendable {
             return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
         let now = server.clock.now
-        guard limiter.allowFrame(now: now) else {
+        guard withLimiter({ $0.allowFrame(now: now) }) else {
             server.metrics.rateLimited.increment()
             // Refused frames are dropped whole, like invalid ones; the notice is throttled.
-            if limiter.shouldNotify(now: now) {
+            if withLimiter({ $0.shouldNotify(now: now) }) {
                 reply(ProtocolError(.rateLimited, "drawing too fast: at most \(limits.frameRate) frames and \(limits.pointRate) points", ref: "binary"))
             }
             strike(now: now)
             return
         }
-        let points = await room.draw(buffer, from: player, receivedAt: receivedAt)
-        limiter.charge(points: points, now: server.clock.now)
+        let points = room.draw(buffer, from: player, receivedAt: receivedAt)
+        withLimiter { $0.charge(points: points, now: server.clock.now) }
     }
 
     /// Chat and guesses, joining or creating rooms, and invitations have their own budgets.
@@ -94,15 +123,15 @@ struct ClientSession: Sendable {
         let now = server.clock.now
         switch message {
         case .chat, .guess:
-            guard limiter.allow(.chat, now: now) else {
+            guard withLimiter({ $0.allow(.chat, now: now) }) else {
                 return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages and guesses", ref: message.type)
             }
         case .create, .join, .quickplay:
-            guard limiter.allow(.join, now: now) else {
+            guard withLimiter({ $0.allow(.join, now: now) }) else {
                 return ProtocolError(.rateLimited, "at most \(limits.joinRate) room creations and joins", ref: message.type)
             }
         case .invite:
-            guard limiter.allow(.invite, now: now) else {
+            guard withLimiter({ $0.allow(.invite, now: now) }) else {
                 return ProtocolError(.rateLimited, "at most \(limits.inviteRate) invitations", ref: message.type)
             }
         default:
@@ -118,7 +147,7 @@ struct ClientSession: Sendable {
             }
             switch await server.hello(name: name, token: token, connection: connection, outbox: outbox) {
             case .success(let id):
-                self.player = id
+                shared.state.withLock { $0.player = id }
                 return nil
             case .failure(let error):
                 return error
@@ -163,14 +192,14 @@ struct ClientSession: Sendable {
     }
 
     /// A refusal that counts towards sustained abuse.
-    private mutating func refuse(_ error: ProtocolError) {
+    private func refuse(_ error: ProtocolError) {
         if error.code == .rateLimited { server.metrics.rateLimited.increment() }
         reply(error)
         strike(now: server.clock.now)
     }
 
-    private mutating func strike(now: Timestamp) {
-        if limiter.strike(now: now) {
+    private func strike(now: Timestamp) {
+        if withLimiter({ $0.strike(now: now) }) {
             outbox.close(code: 1008, reason: "too many refused messages", flush: true)
         }
     }

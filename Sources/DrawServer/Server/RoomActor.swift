@@ -2,6 +2,7 @@ import CoreMetrics
 import Canvas
 import NIOCore
 import Rooms
+import Synchronization
 
 /// Drives one `Room` and delivers its effects.
 ///
@@ -9,10 +10,20 @@ import Rooms
 /// non-blocking `send` into each member's `Outbox`, so a room never waits for a socket,
 /// and a drawing frame is relayed as the very buffer it arrived in, shared by all
 /// recipients.
+///
+/// The room and its members' outboxes sit behind a lock rather than in the actor's own
+/// state, so that a drawing frame can be judged and relayed right where it was read, on
+/// the drawer's event loop, without a hop to the actor and back (`draw` is nonisolated).
+/// Everything else goes through the actor; its methods hold the lock while they change
+/// the room and deliver the effects, so every recipient sees messages and frames in the
+/// order the room produced them.
 actor RoomActor {
     let code: RoomCode
-    private var room: Room
-    private var outboxes: [PlayerID: Outbox] = [:]
+    private struct State: Sendable {
+        var room: Room
+        var outboxes: [PlayerID: Outbox] = [:]
+    }
+    private let state: Mutex<State>
     private let server: GameServer
     private var timer: Task<Void, Never>?
     private var timerDeadline: Timestamp?
@@ -20,7 +31,7 @@ actor RoomActor {
 
     init(room: Room, server: GameServer) {
         self.code = room.code
-        self.room = room
+        self.state = Mutex(State(room: room))
         self.server = server
     }
 
@@ -29,114 +40,150 @@ actor RoomActor {
     /// Seats the player; nil on success, else the error to answer with.
     func join(_ player: PlayerID, name: String, outbox: Outbox) -> ProtocolError? {
         let now = server.clock.now
-        switch room.join(player, name: name, now: now) {
-        case .failure(let error):
-            return error
-        case .success(let effects):
-            outboxes[player] = outbox
-            server.seated(player, in: code)
-            perform(effects)
-            return nil
+        var refusal: ProtocolError?
+        update { s in
+            switch s.room.join(player, name: name, now: now) {
+            case .failure(let error):
+                refusal = error
+                return []
+            case .success(let effects):
+                s.outboxes[player] = outbox
+                server.seated(player, in: code)
+                return effects
+            }
         }
+        return refusal
     }
 
     /// A member resumed on a new connection.
     func attach(_ player: PlayerID, outbox: Outbox) {
-        guard room.isMember(player) else { return }
-        outboxes[player] = outbox
-        perform(room.connect(player, now: server.clock.now))
+        update { s in
+            guard s.room.isMember(player) else { return [] }
+            s.outboxes[player] = outbox
+            return s.room.connect(player, now: server.clock.now)
+        }
     }
 
     /// A member's connection closed; ignored if it has since resumed on another one.
     func detach(_ player: PlayerID, outbox: Outbox) {
-        guard outboxes[player] === outbox else { return }
-        outboxes[player] = nil
-        perform(room.disconnect(player, now: server.clock.now))
+        update { s in
+            guard s.outboxes[player] === outbox else { return [] }
+            s.outboxes[player] = nil
+            return s.room.disconnect(player, now: server.clock.now)
+        }
     }
 
     func leave(_ player: PlayerID) {
-        perform(room.leave(player, now: server.clock.now))
+        update { s in s.room.leave(player, now: server.clock.now) }
     }
 
     func handle(_ message: ClientMessage, from player: PlayerID) {
-        perform(room.handle(message, from: player, now: server.clock.now))
+        update { s in s.room.handle(message, from: player, now: server.clock.now) }
     }
 
     /// Moderator kick: as a host's kick.
     func expel(_ player: PlayerID) -> Bool {
-        guard room.isMember(player) else { return false }
-        perform(room.expel(player, now: server.clock.now))
-        return true
+        var expelled = false
+        update { s in
+            guard s.room.isMember(player) else { return [] }
+            expelled = true
+            return s.room.expel(player, now: server.clock.now)
+        }
+        return expelled
     }
 
     /// Moderator close.
     func close() {
-        perform(room.close())
+        update { s in s.room.close() }
     }
 
     // MARK: - Drawing (the hot path)
 
-    /// Returns the points the frame added (0 when it was refused), for the sender's budget.
+    /// Judges a drawing frame and relays it to the other members, on the caller's thread
+    /// (the drawer's event loop). Returns the points the frame added (0 when it was
+    /// refused), for the sender's budget.
     @discardableResult
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
+    nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
         let now = server.clock.now
-        let generation = room.canvasGeneration
-        let outcome = frame.withUnsafeReadableBytes { room.draw(frame: $0, from: player, now: now) }
-        switch outcome {
-        case .relay(let sender, let points):
-            // Encoded once, the same bytes for everyone.
-            let wire = WireFrame(.binary, payload: frame)
-            var recipients = 0
-            for (id, outbox) in outboxes where id != sender {
-                outbox.send(wire)
-                recipients += 1
-            }
-            if room.canvasGeneration == generation {
-                if let stored = room.strokeLog.frames.last {
-                    server.store.frameAppended(room: code, generation: generation, frame: stored)
+        return state.withLock { s in
+            let generation = s.room.canvasGeneration
+            let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
+            switch outcome {
+            case .relay(let sender, let points):
+                // Encoded once, the same bytes for everyone.
+                let wire = WireFrame(.binary, payload: frame)
+                var recipients = 0
+                for (id, outbox) in s.outboxes where id != sender {
+                    outbox.send(wire)
+                    recipients += 1
                 }
-            } else {
-                // The turn's record was compacted: store it anew under its new generation; the
-                // room row then moves to that generation and the old frames are deleted.
-                for stored in room.strokeLog.frames {
-                    server.store.frameAppended(room: code, generation: room.canvasGeneration, frame: stored)
+                if s.room.canvasGeneration == generation {
+                    if let stored = s.room.strokeLog.frames.last {
+                        server.store.frameAppended(room: code, generation: generation, frame: stored)
+                    }
+                } else {
+                    // The turn's record was compacted: store it anew under its new generation;
+                    // the room row then moves to that generation and the old frames are deleted.
+                    for stored in s.room.strokeLog.frames {
+                        server.store.frameAppended(room: code, generation: s.room.canvasGeneration, frame: stored)
+                    }
+                    server.store.roomChanged(s.room.snapshot(now: now))
                 }
-                server.store.roomChanged(room.snapshot(now: now))
+                server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
+                server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
+                return points
+            case .rejected(let error):
+                Self.deliver(.error(error), to: .player(player), in: s, metrics: server.metrics)
+                return 0
             }
-            server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
-            server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
-            return points
-        case .rejected(let error):
-            deliver(.error(error), to: .player(player))
-            return 0
         }
     }
 
     // MARK: - Reading state
 
-    var summary: RoomSummary { room.summary }
+    var summary: RoomSummary { state.withLock { $0.room.summary } }
 
-    func view(now: Timestamp) -> RoomView { room.view(for: nil, now: now) }
+    func view(now: Timestamp) -> RoomView { state.withLock { $0.room.view(for: nil, now: now) } }
 
     /// A copy of the current drawing and its version, to render off the actor.
     var canvasState: (generation: Int, frames: Int, drawing: Drawing) {
-        (room.canvasGeneration, room.strokeLog.frames.count, room.drawing)
+        state.withLock { s in (s.room.canvasGeneration, s.room.strokeLog.frames.count, s.room.drawing) }
     }
 
-    var strokeLog: StrokeLog { room.strokeLog }
+    var strokeLog: StrokeLog { state.withLock { $0.room.strokeLog } }
 
     // MARK: - Effects
 
-    private func perform(_ effects: [RoomEffect]) {
+    /// What `publish` needs to know after a change.
+    private struct Publication {
+        var isClosed: Bool
+        var summary: RoomSummary
+        var nextDeadline: Timestamp?
+    }
+
+    /// Changes the room under the lock and delivers the effects before releasing it, then
+    /// tells the lobby and re-arms the timer.
+    private func update(_ change: (inout State) -> [RoomEffect]) {
+        let server = self.server
+        let code = self.code
+        let publication = state.withLock { s in
+            let effects = change(&s)
+            Self.perform(effects, in: &s, server: server, code: code)
+            return Publication(isClosed: s.room.isClosed, summary: s.room.summary, nextDeadline: s.room.nextDeadline)
+        }
+        publish(publication)
+    }
+
+    private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode) {
         for effect in effects {
             switch effect {
             case .send(let message, let audience):
-                deliver(message, to: audience)
+                deliver(message, to: audience, in: s, metrics: server.metrics)
             case .sendDrawing(let frames, let player):
-                guard let outbox = outboxes[player] else { continue }
+                guard let outbox = s.outboxes[player] else { continue }
                 for frame in frames { outbox.send(WireFrame(.binary, payload: frame)) }
             case .released(let player):
-                outboxes[player] = nil
+                s.outboxes[player] = nil
                 server.released(player, from: code)
             case .turnFinished(let record):
                 server.store.turnFinished(record)
@@ -144,18 +191,21 @@ actor RoomActor {
                 server.store.gameFinished(record)
             }
         }
-        if !effects.isEmpty && !room.isClosed { server.store.roomChanged(room.snapshot(now: server.clock.now)) }
-        publish()
+        if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
     }
 
     /// Arms the timer of a room restored from storage.
     func start() {
-        server.store.roomChanged(room.snapshot(now: server.clock.now))
-        publish()
+        let server = self.server
+        let publication = state.withLock { s in
+            server.store.roomChanged(s.room.snapshot(now: server.clock.now))
+            return Publication(isClosed: s.room.isClosed, summary: s.room.summary, nextDeadline: s.room.nextDeadline)
+        }
+        publish(publication)
     }
 
     /// Encodes once, then hands the same buffer to every recipient.
-    private func deliver(_ message: ServerMessage, to audience: Audience) {
+    private static func deliver(_ message: ServerMessage, to audience: Audience, in s: State, metrics: ServerMetrics) {
         let bytes = message.jsonBytes()
         let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
@@ -166,32 +216,31 @@ actor RoomActor {
         }
         switch audience {
         case .player(let id):
-            send(outboxes[id])
+            send(s.outboxes[id])
         case .everyone:
-            for outbox in outboxes.values { send(outbox) }
+            for outbox in s.outboxes.values { send(outbox) }
         case .everyoneExcept(let excluded):
-            for (id, outbox) in outboxes where id != excluded { send(outbox) }
+            for (id, outbox) in s.outboxes where id != excluded { send(outbox) }
         case .players(let ids):
-            for id in ids { send(outboxes[id]) }
+            for id in ids { send(s.outboxes[id]) }
         }
-        server.metrics.sent(message.type, bytes: bytes.count, count: recipients)
+        metrics.sent(message.type, bytes: bytes.count, count: recipients)
     }
 
     /// Tells the lobby what changed and re-arms the timer for the next deadline.
-    private func publish() {
-        if room.isClosed {
+    private func publish(_ publication: Publication) {
+        if publication.isClosed {
             timer?.cancel()
             timer = nil
             server.roomClosed(code)
             server.store.roomClosed(code)
             return
         }
-        let summary = room.summary
-        if summary != publishedSummary {
-            publishedSummary = summary
-            server.update(summary)
+        if publication.summary != publishedSummary {
+            publishedSummary = publication.summary
+            server.update(publication.summary)
         }
-        let deadline = room.nextDeadline
+        let deadline = publication.nextDeadline
         guard deadline != timerDeadline else { return }
         timer?.cancel()
         timerDeadline = deadline
@@ -212,6 +261,6 @@ actor RoomActor {
 
     private func fire() {
         timerDeadline = nil
-        perform(room.tick(now: server.clock.now))
+        update { s in s.room.tick(now: server.clock.now) }
     }
 }
