@@ -27,6 +27,8 @@ extension GameServer {
         case .accepted:
             break
         case .tooManyFromAddress:
+            // Reading was paused at the upgrade; the close handshake needs the peer's answer.
+            try? await channel.setOption(ChannelOptions.autoRead, value: true).get()
             try? await outbound.close(.policyViolation, reason: "too many connections from your address")
             return
         case .draining:
