@@ -21,12 +21,15 @@ final class PersistenceWriter: GameStore, Service {
     }
 
     enum Change: Sendable {
-        case player(PlayerRecord)
-        case room(RoomSnapshot)
+        // The large records are boxed so a change stays a few words wide: the hot path
+        // appends one `.frame` per drawing frame, and every copy of a change (appending,
+        // swapping the batch out, applying it) moves the enum's full inline size.
+        indirect case player(PlayerRecord)
+        indirect case room(RoomSnapshot)
         case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
         case roomClosed(RoomCode)
-        case turn(TurnRecord)
-        case game(GameRecord)
+        indirect case turn(TurnRecord)
+        indirect case game(GameRecord)
         /// Records that the server is alive, so the time a room spent running after its last
         /// write is known after a crash.
         case heartbeat
