@@ -13,6 +13,8 @@
 # of many attacking addresses at once.
 #
 # Usage: benchmarks/abuse.sh [--rooms N] [--reps N] [--duration S] [--bin PATH] [--out DIR] [--attacker-unlimited]
+# Environment: FLOODER_ARGS, extra arguments for flooder.py (e.g. "--pairs 0 --chatters 0 --oversize 0"
+# to measure one kind of abuse alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,7 +98,8 @@ def run(flood):
         # Starts once the replay rooms exist, and stops as the drawers stop.
         time.sleep(2.5)
         flooder = subprocess.Popen(["taskset", "-c", "1", python, "benchmarks/abuse/flooder.py", "ws://127.0.0.1:%d/ws" % port,
-                                    str(duration - 2.5), "--source", "127.0.0.2"], stdout=subprocess.PIPE, text=True)
+                                    str(duration - 2.5), "--source", "127.0.0.2"] + os.environ.get("FLOODER_ARGS", "").split(),
+                                   stdout=subprocess.PIPE, text=True)
     replay.wait()
     flood_counters = json.loads(flooder.communicate()[0] or "{}") if flooder else {}
     limited = metric(port, "drawserver_rate_limited_total")
