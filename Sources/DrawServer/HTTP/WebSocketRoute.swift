@@ -21,7 +21,7 @@ extension GameServer {
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: configuration.limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
-        var session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
+        let session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
         let connection = session.connection
         switch register(connection, outbox: outbox, ip: ip) {
         case .accepted:
@@ -39,7 +39,7 @@ extension GameServer {
         activity.touch()
         let scheduler = writeSchedulers.scheduler(for: channel.eventLoop)
         let backlog = DrawingFastPath.Backlog()
-        let timers = try? await channel.eventLoop.submit { [session] in
+        let timers = try? await channel.eventLoop.submit {
             let handler = ConnectionHandler(activity: activity)
             try channel.pipeline.syncOperations.addHandler(handler, position: .first)
             let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
@@ -72,19 +72,16 @@ extension GameServer {
                     continue
                 }
                 switch message {
-                case .binary:
-                    // The hot path stays on this task.
-                    await session.receive(message)
+                case .binary(let buffer):
+                    // A drawing frame that came this way waited behind an earlier message;
+                    // most take `DrawingFastPath` instead.
+                    session.receive(binary: buffer)
                 case .text:
                     // Handled on a short-lived task, awaited so messages stay in order: the
                     // stack that decoding and dispatching a message needs is freed when it is
                     // done, instead of staying with this long-lived task for as long as the
                     // connection is open (about a third of an idle connection's memory).
-                    session = await Task { [session] in
-                        var handling = session
-                        await handling.receive(message)
-                        return handling
-                    }.value
+                    await Task { [session] in await session.receive(message) }.value
                 }
             }
         } catch {

@@ -48,7 +48,7 @@ struct ClientSession: Sendable {
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
 
-    mutating func receive(_ message: WebSocketMessage) async {
+    func receive(_ message: WebSocketMessage) async {
         switch message {
         case .text(let text):
             await receiveText(Array(text.utf8))
@@ -63,7 +63,7 @@ struct ClientSession: Sendable {
         receiveBinary(buffer, receivedAt: .now)
     }
 
-    mutating func receiveText(_ bytes: [UInt8]) async {
+    func receiveText(_ bytes: [UInt8]) async {
         guard bytes.count <= limits.maxTextFrameBytes else {
             server.metrics.received("invalid", bytes: bytes.count)
             // Parsed only for its `t` (the frame is at most the 64 KiB message limit); every
@@ -119,7 +119,7 @@ struct ClientSession: Sendable {
     }
 
     /// Chat and guesses, joining or creating rooms, and invitations have their own budgets.
-    private mutating func rateLimit(_ message: ClientMessage) -> ProtocolError? {
+    private func rateLimit(_ message: ClientMessage) -> ProtocolError? {
         let now = server.clock.now
         switch message {
         case .chat, .guess:
@@ -140,7 +140,7 @@ struct ClientSession: Sendable {
         return nil
     }
 
-    private mutating func dispatch(_ message: ClientMessage) async -> ProtocolError? {
+    private func dispatch(_ message: ClientMessage) async -> ProtocolError? {
         guard let player else {
             guard case .hello(let name, let token) = message else {
                 return ProtocolError(.badMessage, "the first message must be hello")

@@ -159,6 +159,12 @@ actor RoomActor {
         var isClosed: Bool
         var summary: RoomSummary
         var nextDeadline: Timestamp?
+
+        init(of room: Room) {
+            isClosed = room.isClosed
+            summary = room.summary
+            nextDeadline = room.nextDeadline
+        }
     }
 
     /// Changes the room under the lock and delivers the effects before releasing it, then
@@ -169,7 +175,7 @@ actor RoomActor {
         let publication = state.withLock { s in
             let effects = change(&s)
             Self.perform(effects, in: &s, server: server, code: code)
-            return Publication(isClosed: s.room.isClosed, summary: s.room.summary, nextDeadline: s.room.nextDeadline)
+            return Publication(of: s.room)
         }
         publish(publication)
     }
@@ -199,7 +205,7 @@ actor RoomActor {
         let server = self.server
         let publication = state.withLock { s in
             server.store.roomChanged(s.room.snapshot(now: server.clock.now))
-            return Publication(isClosed: s.room.isClosed, summary: s.room.summary, nextDeadline: s.room.nextDeadline)
+            return Publication(of: s.room)
         }
         publish(publication)
     }
