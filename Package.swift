@@ -24,8 +24,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
-        // Already in the graph through Hummingbird; named for the tests' EmbeddedChannel.
+        // Already in the graph through Hummingbird; named for the WebSocket upgrade and
+        // protocol handlers the server runs on its event loops, and the tests' EmbeddedChannel.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .systemLibrary(
@@ -50,9 +52,11 @@ let package = Package(
                 "Canvas",
                 "Rooms",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -80,6 +84,7 @@ let package = Package(
                 "DrawServer",
                 "Canvas",
                 "Rooms",
+                "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),

@@ -1,7 +1,7 @@
 import CoreMetrics
 import Hummingbird
-import HummingbirdWebSocket
-import HummingbirdWSCompression
+import HummingbirdCore
+import NIOHTTP1
 import Logging
 import NIOCore
 import Rooms
@@ -39,47 +39,33 @@ func buildApplication(
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }
 
-    let webSocketRouter = Router(context: DrawRequestContext.self)
-    webSocketRouter.ws("/ws", shouldUpgrade: { request, context in
-        guard let refusal = runtime.upgradeRefusal(request, context: context) else {
-            // Nothing is read from the WebSocket until its connection has set up its pipeline
-            // (serveWebSocket), so that every frame passes `DrawingFastPath`, which keeps
-            // drawing frames in order with the messages before them.
-            try await context.channel.setOption(ChannelOptions.autoRead, value: false).get()
-            return .upgrade([:])
-        }
-        HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: context.channel)
-        return .dontUpgrade
-    }) { inbound, outbound, context in
-        try await server.serveWebSocket(inbound: inbound, outbound: outbound, channel: context.requestContext.channel)
-    }
-    if configuration.limits.conformanceEcho {
-        let maxSize = configuration.limits.conformanceMaxMessageBytes
-        webSocketRouter.ws("/conformance/echo") { inbound, outbound, _ in
-            for try await message in inbound.messages(maxSize: maxSize) {
-                switch message {
-                case .text(let text): try await outbound.write(.text(text))
-                case .binary(let buffer): try await outbound.write(.binary(buffer))
-                }
-            }
-        }
-    }
-
     let limits = configuration.limits
     let maxMessage = max(limits.maxBinaryFrameBytes, limits.maxTextFrameBytes)
-    // The echo route needs room for the testsuite's big messages; /ws still enforces its
-    // own limit per message (see ClientSession).
+    // The echo route needs room for the testsuite's big messages; /ws enforces its own
+    // limit per message (WebSocketReceiver).
     let maxFrame = limits.conformanceEcho ? max(maxMessage, limits.conformanceMaxMessageBytes) : maxMessage
-    let webSocket = WebSocketServerConfiguration(
-        maxFrameSize: maxFrame,
-        extensions: limits.permessageDeflate ? [InflateLimitExtensionBuilder.factory(maxDecompressedFrameSize: maxFrame)] : [],
-        // The session's own heartbeat pings (interval and timeout configurable).
-        autoPing: .disabled,
-        validateUTF8: true
-    )
+    let webSocketServer = HTTPServerBuilder { responder in
+        GameServerChannel(
+            responder: responder,
+            maxFrameSize: maxFrame,
+            route: { head, channel in runtime.webSocketRoute(head, channel: channel) },
+            negotiateExtensions: { headers in
+                limits.permessageDeflate ? PerMessageDeflateOffer.response(to: headers[canonicalForm: "sec-websocket-extensions"].map(String.init)) : nil
+            },
+            serve: { route, deflate, channel in
+                switch route {
+                case .game:
+                    try server.acceptWebSocket(channel: channel, deflate: deflate)
+                case .conformanceEcho:
+                    let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
+                    try channel.pipeline.syncOperations.addHandler(WebSocketConnectionHandler(receiver: receiver, service: ConformanceEcho()))
+                }
+            }
+        )
+    }
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: webSocket)),
+        server: webSocketServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "drawserver"),
         services: services,
         onServerRunning: onServerRunning,
@@ -92,13 +78,34 @@ extension DrawServerRuntime {
     /// Why a WebSocket upgrade must be refused, or nil to accept it. An accepted upgrade
     /// spends one of the address's new connections unless `spendingConnection` is false.
     func upgradeRefusal(_ request: Request, context: DrawRequestContext, spendingConnection: Bool = true) -> HTTPResponse.Status? {
+        upgradeRefusal(origin: request.headers[.origin], remoteIP: context.remoteIP, spendingConnection: spendingConnection)
+    }
+
+    func upgradeRefusal(origin: String?, remoteIP: String, spendingConnection: Bool = true) -> HTTPResponse.Status? {
         guard readiness.isReady else { return .serviceUnavailable }
         // Browsers always send Origin; other clients may not, and are not refused for it.
-        if let allowed = configuration.limits.allowedOrigins, let origin = request.headers[.origin], !allowed.contains(origin) {
+        if let allowed = configuration.limits.allowedOrigins, let origin, !allowed.contains(origin) {
             return .forbidden
         }
-        if spendingConnection, !server.admitUpgrade(from: context.remoteIP) { return .tooManyRequests }
+        if spendingConnection, !server.admitUpgrade(from: remoteIP) { return .tooManyRequests }
         return nil
+    }
+
+    /// Where a WebSocket upgrade request goes, on its connection's event loop, or nil to
+    /// refuse it: a refused `/ws` upgrade is answered with its status (403, 429, 503).
+    func webSocketRoute(_ head: HTTPRequestHead, channel: any Channel) -> GameServerChannel.Route? {
+        let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        switch path {
+        case "/ws":
+            let ip = channel.remoteAddress?.ipAddress ?? "unknown"
+            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game }
+            HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: channel)
+            return nil
+        case "/conformance/echo" where configuration.limits.conformanceEcho:
+            return .conformanceEcho
+        default:
+            return nil
+        }
     }
 
     /// Gauges that are cheaper to compute when scraped than to keep up to date.

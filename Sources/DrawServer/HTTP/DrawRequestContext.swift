@@ -1,17 +1,14 @@
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 
 /// The request context of every route: it keeps the channel so a WebSocket session can
 /// cut off a client that stopped reading, and the peer address for per-IP limits.
-struct DrawRequestContext: RequestContext, WebSocketRequestContext {
+struct DrawRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<DrawRequestContext>
     let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.webSocket = .init()
         self.channel = source.channel
     }
 

@@ -1,14 +1,12 @@
-import HummingbirdWebSocket
 import NIOCore
-import NIOWebSocket
 
 /// A connection writer's sink in production: encoded frames go to the socket through the
-/// connection's `ConnectionHandler`, and the close handshake goes through the WebSocket
-/// layer, which then waits for the peer's answer.
+/// connection's `ConnectionHandler`, and the close handshake through its
+/// `WebSocketConnectionHandler`, which then waits for the peer's answer.
 struct ChannelSink: ConnectionWriter.Sink {
     let handler: NIOLoopBound<ConnectionHandler>
+    let webSocket: NIOLoopBound<WebSocketConnectionHandler>
     let channel: any Channel
-    let outbound: WebSocketOutboundWriter
 
     var eventLoop: any EventLoop { handler.eventLoop }
     var isWritable: Bool { channel.isWritable }
@@ -22,19 +20,9 @@ struct ChannelSink: ConnectionWriter.Sink {
     }
 
     func close(_ close: Outbox.Close) {
-        let (outbound, channel) = (self.outbound, self.channel)
-        // The close frame is queued behind what this drain just flushed, on the same loop.
-        Task {
-            try? await outbound.close(WebSocketErrorCode(codeNumber: Int(close.code)), reason: close.reason)
-            guard close.waitsForAnswer else {
-                // The server closes first (RFC 6455 section 7.1.1): the close frame goes out
-                // before the FIN, and nothing more is read from the abuser.
-                channel.close(promise: nil)
-                return
-            }
-            // A peer that never answers the close handshake is cut off.
-            try? await Task.sleep(for: .seconds(3))
-            channel.closeAbortively()
-        }
+        // Queued behind what this drain just flushed, on the same loop. Without waiting for
+        // the answer (after abuse) the server closes first (RFC 6455 section 7.1.1): the
+        // close frame goes out before the FIN, and nothing more is read from the abuser.
+        webSocket.value.close(code: close.code, reason: close.reason, waitForAnswer: close.waitsForAnswer)
     }
 }

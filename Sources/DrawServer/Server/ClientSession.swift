@@ -1,5 +1,4 @@
 import CoreMetrics
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Rooms
@@ -9,11 +8,10 @@ import Synchronization
 /// lobby or the player's room, strictly one at a time and in order, within the
 /// connection's rate limits.
 ///
-/// Text messages are handled by the connection's reader task; drawing frames usually on
-/// the connection's event loop, as soon as they are read (see `DrawingFastPath`), and by
-/// the reader only when a message read before them is still being handled. Either way one
-/// at a time, so the player and the limiter are shared through a lock that is never
-/// contended.
+/// Text messages are handled on a short-lived task; drawing frames usually on the
+/// connection's event loop, as soon as they are read, and on that task only when a message
+/// read before them is still being handled (see `GameConnection`). Either way one at a
+/// time, so the player and the limiter are shared through a lock that is never contended.
 struct ClientSession: Sendable {
     let server: GameServer
     let connection: ConnectionID
@@ -48,16 +46,7 @@ struct ClientSession: Sendable {
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
 
-    func receive(_ message: WebSocketMessage) async {
-        switch message {
-        case .text(let text):
-            await receiveText(Array(text.utf8))
-        case .binary(let buffer):
-            receive(binary: buffer)
-        }
-    }
-
-    /// A drawing frame, from the reader task or straight from the event loop.
+    /// A drawing frame, from the event loop or from the connection's inbox task.
     func receive(binary buffer: ByteBuffer) {
         server.metrics.received("binary", bytes: buffer.readableBytes)
         receiveBinary(buffer, receivedAt: .now)

@@ -1,0 +1,166 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOWebSocket
+
+/// Each accepted TCP connection: HTTP/1.1 served by Hummingbird's router, or upgraded to a
+/// WebSocket served on the connection's event loop.
+///
+/// Hummingbird's own WebSocket channel keeps a task per connection for as long as the
+/// socket is open (its stack, an async channel and a task group: over half of an idle
+/// connection's memory). Here the upgrade installs `WebSocketConnectionHandler` and the
+/// connection's task ends: a WebSocket lives in its channel's pipeline.
+struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
+    /// What an upgrade request is upgraded to.
+    enum Route: Sendable, Equatable {
+        case game
+        case conformanceEcho
+    }
+
+    enum UpgradeResult: Sendable {
+        /// A WebSocket, now served by its pipeline.
+        case upgraded
+        case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// An upgrade that was refused; answered here with 400 unless its refusal was sent already.
+        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+    }
+
+    struct Value: ServerChildChannelValue {
+        let upgradeResult: EventLoopFuture<UpgradeResult>
+        let channel: any Channel
+    }
+
+    let responder: HTTPChannelHandler.Responder
+    /// The largest frame the decoder takes (the routes check their own message limits).
+    let maxFrameSize: Int
+    /// Decides an upgrade request on the connection's event loop: where it goes, or nil to
+    /// refuse it (having written its own refusal, or leaving it to the 400).
+    let route: @Sendable (HTTPRequestHead, any Channel) -> Route?
+    /// The `Sec-WebSocket-Extensions` response, if any, for an accepted request's offers.
+    let negotiateExtensions: @Sendable (HTTPHeaders) -> String?
+    /// Sets up the upgraded connection's pipeline, on its event loop; `deflate` is whether
+    /// permessage-deflate was agreed.
+    let serve: @Sendable (Route, _ deflate: Bool, any Channel) throws -> Void
+    let http1 = HTTP1Channel.Configuration()
+
+    init(
+        responder: @escaping HTTPChannelHandler.Responder,
+        maxFrameSize: Int,
+        route: @escaping @Sendable (HTTPRequestHead, any Channel) -> Route?,
+        negotiateExtensions: @escaping @Sendable (HTTPHeaders) -> String?,
+        serve: @escaping @Sendable (Route, Bool, any Channel) throws -> Void
+    ) {
+        self.responder = Self.upgradeRedirectingResponder(responder)
+        self.maxFrameSize = maxFrameSize
+        self.route = route
+        self.negotiateExtensions = negotiateExtensions
+        self.serve = serve
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            // Decided once: deciding spends the address's connection budget.
+            let decided = NIOLoopBoundBox<Route?>(nil, eventLoop: channel.eventLoop)
+            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                maxFrameSize: maxFrameSize,
+                shouldUpgrade: { [route, negotiateExtensions] channel, head in
+                    upgradeAttempted.value = true
+                    decided.value = route(head, channel)
+                    guard decided.value != nil else { return channel.eventLoop.makeSucceededFuture(nil) }
+                    var headers = HTTPHeaders()
+                    if let extensions = negotiateExtensions(head.headers) {
+                        headers.add(name: "Sec-WebSocket-Extensions", value: extensions)
+                    }
+                    return channel.eventLoop.makeSucceededFuture(headers)
+                },
+                upgradePipelineHandler: { [negotiateExtensions, serve] channel, head in
+                    channel.eventLoop.makeCompletedFuture {
+                        guard let target = decided.value else { throw ChannelError.inappropriateOperationForState }
+                        try serve(target, negotiateExtensions(head.headers) != nil, channel)
+                        return .upgraded
+                    }
+                }
+            )
+            let http1 = self.http1
+            let configuration = NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult>(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
+                        try channel.pipeline.syncOperations.addHandler(
+                            HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger)
+                        )
+                        let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                            wrappingChannelSynchronously: channel,
+                            configuration: .init(isOutboundHalfClosureEnabled: true)
+                        )
+                        return upgradeAttempted.value ? .failedUpgrade(asyncChannel) : .notUpgraded(asyncChannel)
+                    }
+                }
+            )
+            var pipeline = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(upgradeConfiguration: configuration)
+            pipeline.enablePipelining = false  // pipelining is handled by NIOAsyncChannel
+            pipeline.enableErrorHandling = false  // Hummingbird handles errors
+            pipeline.enableResponseHeaderValidation = false  // HTTPTypes validates
+            pipeline.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
+            pipeline.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
+            pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
+            let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
+            return Value(upgradeResult: result, channel: channel)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.upgradeResult.get() {
+            case .upgraded:
+                // The pipeline serves the WebSocket from here on; this task is done.
+                return
+            case .notUpgraded(let http1):
+                await handleHTTP(asyncChannel: http1, logger: logger)
+            case .failedUpgrade(let http1):
+                await Self.refuseUpgrade(http1, logger: logger)
+            }
+        } catch let error as ChannelError where error == .inputClosed {
+            logger.trace("upgrade failed: input closed")
+        } catch {
+            logger.debug("upgrade failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A bare 400 for a refused upgrade (whose own refusal, if any, went out first and
+    /// closed the connection).
+    private static func refuseUpgrade(_ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+        do {
+            try await asyncChannel.executeThenClose { _, outbound in
+                let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+                try await outbound.write(contentsOf: [.head(head), .end(nil)])
+            }
+        } catch {
+            logger.trace("refused upgrade: \(error)")
+        }
+    }
+
+    /// NIO only upgrades a connection's first request: a later request asking for an
+    /// upgrade is redirected to the same URI and the connection closed, so the client
+    /// retries on a fresh connection.
+    private static func upgradeRedirectingResponder(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
+        struct RedirectCloseError: Error {}
+        return { request, responseWriter, channel in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                return try await responder(request, responseWriter, channel)
+            }
+            var path = request.uri.path
+            if let query = request.uri.query { path += "?\(query)" }
+            try await responseWriter.writeResponse(HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: path]))
+            throw RedirectCloseError()
+        }
+    }
+}

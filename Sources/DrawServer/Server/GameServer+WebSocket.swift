@@ -1,0 +1,77 @@
+import CoreMetrics
+import NIOCore
+import NIOWebSocket
+
+extension GameServer {
+    /// Sets up a just-upgraded `/ws` connection, on its event loop, before anything is read
+    /// from it: its session, outbox and writer, its timers, and its pipeline. From here the
+    /// connection is served by its handlers; no task waits on it.
+    func acceptWebSocket(channel: any Channel, deflate: Bool) throws {
+        let limits = configuration.limits
+        let maxMessageBytes = limits.maxBinaryFrameBytes
+        let eventLoop = channel.eventLoop
+        let sync = channel.pipeline.syncOperations
+        let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
+        let overflows = metrics.queueOverflows
+        let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
+        let ip = channel.remoteAddress?.ipAddress ?? "unknown"
+        let session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
+        let receiver = WebSocketReceiver(maxMessageBytes: maxMessageBytes, deflate: deflate)
+
+        let admission = register(session.connection, outbox: outbox, ip: ip)
+        guard admission != .tooManyFromAddress else {
+            // Not registered, so there is no session to end: just the close handshake.
+            let refused = WebSocketConnectionHandler(receiver: receiver, service: RefusedConnection())
+            try sync.addHandler(refused)
+            refused.close(code: 1008, reason: "too many connections from your address", waitForAnswer: false)
+            return
+        }
+        let activity = ActivityMonitor()
+        activity.touch()
+        let connection = session.connection
+        let timers = ConnectionTimers(
+            eventLoop: eventLoop, limits: limits, outbox: outbox, activity: activity,
+            hasSaidHello: { [weak self] in self?.hasSaidHello(connection) ?? false }, hardClose: hardClose
+        )
+        let game = GameConnection(session: session, eventLoop: eventLoop, timers: timers)
+        let webSocket = WebSocketConnectionHandler(receiver: receiver, service: game)
+        let handler = ConnectionHandler(activity: activity)
+        do {
+            try sync.addHandler(handler, position: .first)
+            try sync.addHandler(webSocket)
+        } catch {
+            // The channel is usually closed already when this happens.
+            game.connectionClosed()
+            throw error
+        }
+        game.connection = NIOLoopBound(webSocket, eventLoop: eventLoop)
+        let sink = ChannelSink(
+            handler: NIOLoopBound(handler, eventLoop: eventLoop),
+            webSocket: NIOLoopBound(webSocket, eventLoop: eventLoop),
+            channel: channel
+        )
+        handler.writer = ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
+        if admission == .draining {
+            // Upgraded just as the drain began: treated like every other connection of the drain.
+            outbox.close(code: 1012, reason: DrawServerRuntime.restartReason)
+        }
+    }
+}
+
+/// A connection refused right after its upgrade: only its close handshake is left.
+final class RefusedConnection: WebSocketService {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {}
+    func connectionClosed() {}
+}
+
+/// The conformance testsuite's echo (`--conformance-echo`): every message back as it came.
+final class ConformanceEcho: WebSocketService {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {
+        switch message {
+        case .text(let payload): connection.write(WebSocketFrame(fin: true, opcode: .text, data: payload))
+        case .binary(let payload): connection.write(WebSocketFrame(fin: true, opcode: .binary, data: payload))
+        }
+    }
+
+    func connectionClosed() {}
+}

@@ -1,0 +1,142 @@
+import NIOCore
+import NIOWebSocket
+
+/// What a WebSocket connection serves: the game (`GameConnection`) or the conformance echo.
+/// Called on the connection's event loop.
+protocol WebSocketService: AnyObject {
+    /// A whole message (reassembled, inflated, its text valid UTF-8).
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler)
+    /// The connection closed, however it closed. Called once.
+    func connectionClosed()
+}
+
+/// The WebSocket protocol of one upgraded connection, on its event loop, after NIO's frame
+/// decoder: answers pings, runs the close handshake, closes with the right code when the
+/// peer breaks the protocol, and hands whole messages to its service.
+///
+/// No task waits on the connection: an idle connection is its channel, its handlers and
+/// its session, nothing more. The service pauses reading when it has messages in hand.
+final class WebSocketConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    /// How long the server waits for the answer to its close before cutting the connection.
+    static let closeAnswerTimeout = TimeAmount.seconds(3)
+
+    private var receiver: WebSocketReceiver
+    private let service: any WebSocketService
+    private var context: ChannelHandlerContext?
+    private var readingPaused = false
+    private var readPending = false
+    private var closeDeadline: Scheduled<Void>?
+    private var notifiedClosed = false
+
+    init(receiver: WebSocketReceiver, service: any WebSocketService) {
+        self.receiver = receiver
+        self.service = service
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        notifyClosed()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        notifyClosed()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch receiver.receive(unwrapInboundIn(data)) {
+        case .none:
+            break
+        case .message(let message):
+            service.received(message, on: self)
+        case .pong(let payload):
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
+        case .answerClose(let code):
+            writeCloseThenClose(context: context, code: code, reason: "")
+        case .closeConnection:
+            context.close(promise: nil)
+        case .fail(let code, let reason):
+            writeCloseThenClose(context: context, code: code, reason: reason)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Decoder errors were answered with their close code by NIO's protocol error handler.
+        context.close(promise: nil)
+    }
+
+    /// Reads are held back while the service is paused.
+    func read(context: ChannelHandlerContext) {
+        if readingPaused {
+            readPending = true
+        } else {
+            context.read()
+        }
+    }
+
+    // MARK: - Called by the service, on the event loop
+
+    func pauseReading() {
+        readingPaused = true
+    }
+
+    func resumeReading() {
+        guard readingPaused else { return }
+        readingPaused = false
+        if readPending {
+            readPending = false
+            context?.read()
+        }
+    }
+
+    /// Writes a message frame through the encoder (the echo; the game writes `WireFrame`s).
+    func write(_ frame: WebSocketFrame) {
+        context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    /// The server closes. Waiting for the answer, nothing more is handled; a peer that does
+    /// not answer is cut off. Without waiting, the connection closes once the frame is out.
+    func close(code: UInt16, reason: String, waitForAnswer: Bool) {
+        guard let context, receiver.state == .open else { return }
+        receiver.serverCloses()
+        guard waitForAnswer else {
+            writeCloseThenClose(context: context, code: code, reason: reason)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason)), promise: nil)
+        let channel = context.channel
+        closeDeadline = context.eventLoop.scheduleTask(in: Self.closeAnswerTimeout) {
+            channel.closeAbortively()
+        }
+    }
+
+    private func writeCloseThenClose(context: ChannelHandlerContext, code: UInt16, reason: String) {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    private func notifyClosed() {
+        guard !notifiedClosed else { return }
+        notifiedClosed = true
+        closeDeadline?.cancel()
+        service.connectionClosed()
+    }
+
+    static func closeFrame(code: UInt16, reason: String) -> WebSocketFrame {
+        var payload = ByteBufferAllocator().buffer(capacity: 2 + reason.utf8.count)
+        payload.writeInteger(code)
+        // A close payload is at most 125 bytes (RFC 6455 section 5.5).
+        payload.writeBytes(reason.utf8.prefix(123))
+        return WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+    }
+}

@@ -1,0 +1,159 @@
+import NIOCore
+import NIOWebSocket
+
+/// The receiving side of a server WebSocket (RFC 6455, and RFC 7692's permessage-deflate)
+/// as a state machine: decoded frames in, whole messages and what to answer out. It does
+/// no I/O; `WebSocketConnectionHandler` feeds it on the connection's event loop and
+/// carries out what it returns.
+///
+/// Frames have been through NIO's decoder, which already refuses frames over the size
+/// limit, fragmented control frames and control payloads over 125 bytes.
+struct WebSocketReceiver {
+    enum Message: Equatable {
+        /// Valid UTF-8.
+        case text(ByteBuffer)
+        case binary(ByteBuffer)
+    }
+
+    enum Action: Equatable {
+        case none
+        case message(Message)
+        /// Answer a ping.
+        case pong(ByteBuffer)
+        /// The peer closed: answer with this code, then close the connection.
+        case answerClose(code: UInt16)
+        /// The peer answered the server's close: close the connection.
+        case closeConnection
+        /// The peer broke the protocol: close with this code, then close the connection.
+        case fail(code: UInt16, reason: String)
+    }
+
+    enum State: Equatable {
+        case open
+        /// The server sent its close and waits for the answer; data is ignored meanwhile.
+        case closing
+        case closed
+    }
+
+    let maxMessageBytes: Int
+    /// Whether permessage-deflate was negotiated (RSV1 marks a compressed message).
+    let deflate: Bool
+    private(set) var state = State.open
+
+    /// A fragmented message being put together.
+    private var partial: (opcode: WebSocketOpcode, compressed: Bool, payload: ByteBuffer)?
+    private var inflater: MessageInflater?
+
+    init(maxMessageBytes: Int, deflate: Bool) {
+        self.maxMessageBytes = maxMessageBytes
+        self.deflate = deflate
+    }
+
+    /// The server starts the close handshake.
+    mutating func serverCloses() {
+        if state == .open { state = .closing }
+    }
+
+    mutating func receive(_ frame: WebSocketFrame) -> Action {
+        guard state != .closed else { return .none }
+        guard frame.maskKey != nil else { return fail(1002, "client frames must be masked") }
+        guard !frame.rsv2, !frame.rsv3 else { return fail(1002, "reserved bits set") }
+        switch frame.opcode {
+        case .ping:
+            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            return state == .open ? .pong(frame.unmaskedData) : .none
+        case .pong:
+            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            return .none
+        case .connectionClose:
+            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            return receiveClose(frame.unmaskedData)
+        case .text, .binary:
+            guard partial == nil else { return fail(1002, "a new message began inside a fragmented one") }
+            guard !frame.rsv1 || deflate else { return fail(1002, "reserved bits set") }
+            if frame.fin {
+                return complete(opcode: frame.opcode, compressed: frame.rsv1, payload: frame.unmaskedData)
+            }
+            partial = (frame.opcode, frame.rsv1, frame.unmaskedData)
+            return checkPartialSize()
+        case .continuation:
+            guard var message = partial else { return fail(1002, "continuation frame outside a message") }
+            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            partial = nil
+            var data = frame.unmaskedData
+            message.payload.writeBuffer(&data)
+            if frame.fin {
+                return complete(opcode: message.opcode, compressed: message.compressed, payload: message.payload)
+            }
+            partial = message
+            return checkPartialSize()
+        default:
+            return fail(1002, "unknown opcode")
+        }
+    }
+
+    private mutating func checkPartialSize() -> Action {
+        guard let partial, partial.payload.readableBytes > maxMessageBytes else { return .none }
+        return fail(1009, "message too big")
+    }
+
+    private mutating func complete(opcode: WebSocketOpcode, compressed: Bool, payload: ByteBuffer) -> Action {
+        guard payload.readableBytes <= maxMessageBytes else { return fail(1009, "message too big") }
+        var payload = payload
+        if compressed {
+            if inflater == nil { inflater = MessageInflater() }
+            guard let inflater else { return fail(1011, "no memory to inflate") }
+            do {
+                payload = try inflater.inflate(payload, limit: maxMessageBytes)
+            } catch .tooLarge {
+                return fail(1009, "message too big")
+            } catch {
+                return fail(1007, "invalid deflate data")
+            }
+        }
+        // Messages that arrive after the server's close are not handled.
+        guard state == .open else { return .none }
+        if opcode == .binary { return .message(.binary(payload)) }
+        guard payload.isValidUTF8 else { return fail(1007, "text is not valid UTF-8") }
+        return .message(.text(payload))
+    }
+
+    private mutating func receiveClose(_ payload: ByteBuffer) -> Action {
+        if state == .closing {
+            state = .closed
+            return .closeConnection
+        }
+        var payload = payload
+        guard payload.readableBytes > 0 else {
+            state = .closed
+            return .answerClose(code: 1000)
+        }
+        guard let code = payload.readInteger(as: UInt16.self) else { return fail(1002, "close payload of one byte") }
+        guard Self.isValidReceivedCloseCode(code) else { return fail(1002, "invalid close code") }
+        guard payload.isValidUTF8 else { return fail(1007, "close reason is not valid UTF-8") }
+        state = .closed
+        return .answerClose(code: code)
+    }
+
+    private mutating func fail(_ code: UInt16, _ reason: String) -> Action {
+        state = .closed
+        partial = nil
+        return .fail(code: code, reason: reason)
+    }
+
+    /// Codes a peer may send (RFC 6455 section 7.4): the defined ones that are not reserved
+    /// for local use, and the registered and private ranges.
+    static func isValidReceivedCloseCode(_ code: UInt16) -> Bool {
+        switch code {
+        case 1000...1003, 1007...1011, 1012...1014: true
+        case 3000...4999: true
+        default: false
+        }
+    }
+}
+
+extension ByteBuffer {
+    var isValidUTF8: Bool {
+        withUnsafeReadableBytes { String(validating: $0, as: UTF8.self) != nil }
+    }
+}

@@ -1,0 +1,192 @@
+internal import CZlib
+import NIOCore
+import NIOWebSocket
+import Testing
+@testable import DrawServer
+
+/// The server's WebSocket protocol, frame by frame, without sockets.
+@Suite("WebSocket receiver")
+struct WebSocketReceiverTests {
+    static func frame(_ opcode: WebSocketOpcode, fin: Bool = true, masked: Bool = true, rsv1: Bool = false, rsv2: Bool = false, _ bytes: [UInt8] = [0x05]) -> WebSocketFrame {
+        let key: WebSocketMaskingKey? = masked ? WebSocketMaskingKey([1, 2, 3, 4]) : nil
+        var data = ByteBuffer(bytes: bytes)
+        if let key { data.webSocketMask(key) }
+        return WebSocketFrame(fin: fin, rsv1: rsv1, rsv2: rsv2, opcode: opcode, maskKey: key, data: data)
+    }
+
+    static func text(_ string: String, fin: Bool = true) -> WebSocketFrame { frame(.text, fin: fin, Array(string.utf8)) }
+
+    /// Raw deflate with a sync flush and the 4-byte tail removed, as a permessage-deflate
+    /// client sends a message.
+    static func deflated(_ bytes: [UInt8], finish: Bool = false) -> [UInt8] {
+        var stream = z_stream()
+        #expect(deflateInit2_(&stream, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK)
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: bytes.count + 1024)
+        let produced = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = uInt(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = uInt(outBuffer.count)
+                deflate(&stream, finish ? Z_FINISH : Z_SYNC_FLUSH)
+                return outBuffer.count - Int(stream.avail_out)
+            }
+        }
+        let result = Array(output[..<produced])
+        return finish ? result : Array(result.dropLast(4))
+    }
+
+    @Test func wholeMessagesComeOutReassembled() {
+        var receiver = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        #expect(receiver.receive(Self.frame(.binary, [1, 2])) == .message(.binary(ByteBuffer(bytes: [1, 2]))))
+        #expect(receiver.receive(Self.text("he", fin: false)) == .none)
+        // Control frames may come between the fragments.
+        #expect(receiver.receive(Self.frame(.ping, [9])) == .pong(ByteBuffer(bytes: [9])))
+        #expect(receiver.receive(Self.frame(.continuation, fin: false, Array("l".utf8))) == .none)
+        #expect(receiver.receive(Self.frame(.continuation, Array("lo".utf8))) == .message(.text(ByteBuffer(string: "hello"))))
+        #expect(receiver.receive(Self.frame(.pong)) == .none)
+    }
+
+    @Test func protocolViolationsCloseWithTheirCodes() {
+        func first(_ frames: [WebSocketFrame], maxMessageBytes: Int = 100, deflate: Bool = false) -> WebSocketReceiver.Action {
+            var receiver = WebSocketReceiver(maxMessageBytes: maxMessageBytes, deflate: deflate)
+            for frame in frames.dropLast() { _ = receiver.receive(frame) }
+            return receiver.receive(frames[frames.count - 1])
+        }
+        func code(_ action: WebSocketReceiver.Action) -> UInt16? {
+            if case .fail(let code, _) = action { return code }
+            return nil
+        }
+        #expect(code(first([Self.frame(.binary, masked: false)])) == 1002)
+        #expect(code(first([Self.frame(.binary, rsv2: true)])) == 1002)
+        #expect(code(first([Self.frame(.binary, rsv1: true)])) == 1002)  // no deflate agreed
+        #expect(code(first([Self.frame(.ping, rsv1: true)], deflate: true)) == 1002)
+        #expect(code(first([Self.frame(.continuation)])) == 1002)
+        #expect(code(first([Self.text("a", fin: false), Self.text("b")])) == 1002)
+        #expect(code(first([Self.text("a", fin: false), Self.frame(.continuation, rsv1: true)], deflate: true)) == 1002)
+        #expect(code(first([Self.frame(WebSocketOpcode(encodedWebSocketOpcode: 3)!)])) == 1002)
+        #expect(code(first([Self.frame(.text, [0xC3, 0x28])])) == 1007)
+        #expect(code(first([Self.frame(.binary, Array(repeating: 0, count: 101))])) == 1009)
+        #expect(code(first([Self.frame(.binary, fin: false, Array(repeating: 0, count: 60)), Self.frame(.continuation, fin: false, Array(repeating: 0, count: 60))])) == 1009)
+        #expect(code(first([Self.frame(.connectionClose, [0x03])])) == 1002)
+        #expect(code(first([Self.frame(.connectionClose, [0x03, 0xED])])) == 1002)  // 1005 is never sent
+        #expect(code(first([Self.frame(.connectionClose, [0x03, 0xE8, 0xC3, 0x28])])) == 1007)
+        // A message exactly at the limit is fine.
+        #expect(first([Self.frame(.binary, Array(repeating: 0, count: 100))]) == .message(.binary(ByteBuffer(bytes: Array(repeating: 0, count: 100)))))
+    }
+
+    @Test func closeHandshakeFromEitherSide() {
+        var peerCloses = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        #expect(peerCloses.receive(Self.frame(.connectionClose, [0x0F, 0xA0])) == .answerClose(code: 4000))
+        #expect(peerCloses.receive(Self.frame(.binary)) == .none)
+        var empty = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        #expect(empty.receive(Self.frame(.connectionClose, [])) == .answerClose(code: 1000))
+
+        var serverCloses = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        serverCloses.serverCloses()
+        // Waiting for the answer, messages and pings are not handled.
+        #expect(serverCloses.receive(Self.frame(.binary)) == .none)
+        #expect(serverCloses.receive(Self.frame(.ping)) == .none)
+        #expect(serverCloses.receive(Self.frame(.connectionClose, [0x03, 0xE8])) == .closeConnection)
+        #expect(serverCloses.state == .closed)
+    }
+
+    @Test func compressedMessagesAreInflatedWithinTheLimit() {
+        var receiver = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
+        let text = String(repeating: "draw and guess ", count: 20)
+        let compressed = Self.deflated(Array(text.utf8))
+        #expect(compressed.count < text.utf8.count)
+        #expect(receiver.receive(Self.frame(.text, rsv1: true, compressed)) == .message(.text(ByteBuffer(string: text))))
+        // Split across fragments, with RSV1 on the first only.
+        let half = compressed.count / 2
+        #expect(receiver.receive(Self.frame(.binary, fin: false, rsv1: true, Array(compressed[..<half]))) == .none)
+        #expect(receiver.receive(Self.frame(.continuation, Array(compressed[half...]))) == .message(.binary(ByteBuffer(string: text))))
+        // A stream the client ended (BFINAL) is followed by a fresh one.
+        #expect(receiver.receive(Self.frame(.binary, rsv1: true, Self.deflated([1, 2, 3], finish: true))) == .message(.binary(ByteBuffer(bytes: [1, 2, 3]))))
+        #expect(receiver.receive(Self.frame(.binary, rsv1: true, Self.deflated([4, 5])))  == .message(.binary(ByteBuffer(bytes: [4, 5]))))
+        // Uncompressed messages still pass.
+        #expect(receiver.receive(Self.frame(.binary, [7])) == .message(.binary(ByteBuffer(bytes: [7]))))
+    }
+
+    @Test func deflateBombsAndGarbageAreRefused() {
+        var bomb = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
+        let compressed = Self.deflated(Array(repeating: 0, count: 1001))
+        #expect(bomb.receive(Self.frame(.binary, rsv1: true, compressed)) == .fail(code: 1009, reason: "message too big"))
+        var exact = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
+        #expect(exact.receive(Self.frame(.binary, rsv1: true, Self.deflated(Array(repeating: 0, count: 1000)))) == .message(.binary(ByteBuffer(bytes: Array(repeating: 0, count: 1000)))))
+        var garbage = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
+        #expect(garbage.receive(Self.frame(.binary, rsv1: true, [0xFF, 0xFF, 0xFF, 0xFF])) == .fail(code: 1007, reason: "invalid deflate data"))
+    }
+
+    @Test func permessageDeflateOffersAreAcceptedOrDeclined() {
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; client_max_window_bits"]) == "permessage-deflate")
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; server_no_context_takeover; client_no_context_takeover"]) == "permessage-deflate; server_no_context_takeover")
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; server_max_window_bits=10"]) == "permessage-deflate; server_max_window_bits=10")
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; server_max_window_bits=\"9\""]) == "permessage-deflate; server_max_window_bits=9")
+        // A malformed offer is declined; the next acceptable one wins.
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; server_max_window_bits=16, permessage-deflate"]) == "permessage-deflate")
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; foo"]) == nil)
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; server_no_context_takeover; server_no_context_takeover"]) == nil)
+        #expect(PerMessageDeflateOffer.response(to: ["permessage-deflate; client_max_window_bits=7"]) == nil)
+        #expect(PerMessageDeflateOffer.response(to: ["x-webkit-deflate-frame"]) == nil)
+        #expect(PerMessageDeflateOffer.response(to: []) == nil)
+    }
+}
+
+/// The order in which one connection's messages are handled.
+@Suite("Session inbox")
+struct SessionInboxTests {
+    @Test func messagesWaitBehindTheOneInHandAndTheTaskEndsWhenEmpty() {
+        let inbox = SessionInbox()
+        #expect(inbox.isIdle)
+        #expect(inbox.enqueue(.text(ByteBuffer(string: "a"))) == (true, false))
+        // A drawing frame read now must wait: something before it is being handled.
+        #expect(!inbox.isIdle)
+        #expect(inbox.enqueue(.binary(ByteBuffer(bytes: [1]))) == (false, false))
+        guard case .text = inbox.next().item else { Issue.record("text first"); return }
+        #expect(!inbox.isIdle)  // the text is in hand
+        guard case .binary = inbox.next().item else { Issue.record("then the frame"); return }
+        #expect(inbox.next().item == nil)
+        #expect(inbox.isIdle)
+        // The next message starts a new task.
+        #expect(inbox.enqueue(.text(ByteBuffer(string: "b"))).startTask)
+    }
+
+    @Test func readingPausesWhenMessagesPileUpAndResumesOnceHalfAreHandled() {
+        let inbox = SessionInbox()
+        var pauses = 0
+        for _ in 0..<SessionInbox.pauseThreshold + 2 where inbox.enqueue(.text(ByteBuffer(string: "x"))).pauseReading {
+            pauses += 1
+        }
+        #expect(pauses == 1)
+        var resumedAfter: Int?
+        for handled in 1...SessionInbox.pauseThreshold + 2 where inbox.next().resumeReading {
+            resumedAfter = handled
+        }
+        #expect(resumedAfter == SessionInbox.pauseThreshold + 2 - SessionInbox.pauseThreshold / 2 + 1)
+    }
+
+    @Test func closingDropsWhatWaitsButNotWhatIsInHand() {
+        let inbox = SessionInbox()
+        _ = inbox.enqueue(.text(ByteBuffer(string: "a")))
+        _ = inbox.enqueue(.text(ByteBuffer(string: "b")))
+        _ = inbox.next()  // "a" is in hand
+        #expect(!inbox.close())  // the running task will see it
+        guard case .closed = inbox.next().item else { Issue.record("closed next"); return }
+        #expect(inbox.next().item == nil)
+        #expect(!inbox.enqueue(.text(ByteBuffer(string: "c"))).startTask)
+        #expect(!inbox.close())
+    }
+}
+
+extension SessionInbox.Item: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.text(let a), .text(let b)), (.binary(let a), .binary(let b)): a == b
+        case (.closed, .closed): true
+        default: false
+        }
+    }
+}
