@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
+import Testing
+@testable import DrawServer
+
+/// One `/ws` connection's handlers on an `EmbeddedChannel`: the WebSocket protocol's own
+/// answers, and the order in which the session sees the connection's messages.
+@Suite("Game connection on its event loop")
+struct GameConnectionTests {
+    let outbox = Outbox(limit: 1 << 20, hardClose: {})
+    let channel = EmbeddedChannel()
+    let game: GameConnection
+
+    init() throws {
+        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+        let session = ClientSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
+        let timers = ConnectionTimers(
+            eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
+            hasSaidHello: { true }, hardClose: {}
+        )
+        game = GameConnection(session: session, eventLoop: channel.eventLoop, timers: timers)
+        let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: false), service: game)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
+        game.connection = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+    }
+
+    /// The `ref`s of the errors the session queued for the client so far.
+    func errorRefs() throws -> [String] {
+        var frames: [WireFrame] = []
+        var close: Outbox.Close?
+        _ = outbox.take(into: &frames, close: &close)
+        return try frames.map { frame in
+            let object = try JSONSerialization.jsonObject(with: Data(frame.payload.readableBytesView)) as? [String: Any]
+            return object?["ref"] as? String ?? "?"
+        }
+    }
+
+    @Test func aDrawingFrameIsHandledAtOnceUnlessAMessageBeforeItWaits() async throws {
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        #expect(try errorRefs() == ["binary"])  // judged where it was read: "say hello first"
+
+        // A text message goes to the inbox's task; the drawing frame after it waits its turn.
+        try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"rooms"}"#))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        var refs: [String] = []
+        for _ in 0..<500 where refs.count < 2 {
+            refs += try errorRefs()
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(refs == ["rooms", "binary"])
+        #expect(game.inbox.isIdle)
+    }
+
+    @Test func pingsAreAnsweredAndTheCloseHandshakeEndsTheConnection() throws {
+        try channel.writeInbound(WebSocketReceiverTests.frame(.ping, [7]))
+        let pong = try channel.readOutbound(as: WebSocketFrame.self)
+        #expect(pong?.opcode == .pong && pong?.data == ByteBuffer(bytes: [7]))
+
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]))
+        let close = try channel.readOutbound(as: WebSocketFrame.self)
+        #expect(close?.opcode == .connectionClose && close?.data.getInteger(at: 0, as: UInt16.self) == 1000)
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+    }
+
+    @Test func aProtocolViolationClosesWithItsCode() throws {
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary, masked: false))
+        let close = try channel.readOutbound(as: WebSocketFrame.self)
+        #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 1002)
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+    }
+
+    @Test func theServersCloseWaitsForTheAnswerThenCloses() throws {
+        let handler = try channel.pipeline.syncOperations.handler(type: WebSocketConnectionHandler.self)
+        handler.close(code: 4003, reason: "no hello", waitForAnswer: true)
+        let close = try channel.readOutbound(as: WebSocketFrame.self)
+        #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 4003)
+        // Messages that arrive meanwhile are not handled.
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        #expect(try errorRefs().isEmpty)
+        #expect(channel.isActive)
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x0F, 0xA3]))
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+    }
+}
