@@ -89,6 +89,9 @@ struct WebSocketReceiverTests {
         // Waiting for the answer, messages and pings are not handled.
         #expect(serverCloses.receive(Self.frame(.binary)) == .none)
         #expect(serverCloses.receive(Self.frame(.ping)) == .none)
+        // Nor are violations: a second close frame must not be sent.
+        #expect(serverCloses.receive(Self.frame(.binary, masked: false)) == .none)
+        #expect(serverCloses.receive(Self.frame(.text, [0xFF])) == .none)
         #expect(serverCloses.receive(Self.frame(.connectionClose, [0x03, 0xE8])) == .closeConnection)
         #expect(serverCloses.state == .closed)
     }
@@ -188,5 +191,39 @@ extension SessionInbox.Item: Equatable {
         case (.closed, .closed): true
         default: false
         }
+    }
+}
+
+@Suite("UTF-8 validation")
+struct UTF8ValidatorTests {
+    @Test func agreesWithTheStandardLibraryOnEveryShortSequence() {
+        // Every 1- and 2-byte sequence, and 3-byte ones around the tricky leading bytes.
+        var samples: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for a in 0...255 { for b in 0...255 { samples.append([UInt8(a), UInt8(b)]) } }
+        for a: UInt8 in [0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5] {
+            for b: UInt8 in [0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0] {
+                for c: UInt8 in [0x7F, 0x80, 0xBF, 0xC0] {
+                    samples.append([a, b, c])
+                    samples.append([a, b, c, 0x80])
+                }
+            }
+        }
+        for bytes in samples {
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            #expect(ByteBuffer(bytes: bytes).isValidUTF8 == expected, "\(bytes)")
+        }
+    }
+
+    @Test func failsAtTheFirstBadFragmentAndAcceptsCodePointsSplitAcrossFragments() {
+        var receiver = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        // "κόσμε" split inside a code point.
+        let bytes = Array("κόσμε".utf8)
+        #expect(receiver.receive(WebSocketReceiverTests.frame(.text, fin: false, Array(bytes[..<3]))) == .none)
+        #expect(receiver.receive(WebSocketReceiverTests.frame(.continuation, Array(bytes[3...]))) == .message(.text(ByteBuffer(bytes: bytes))))
+        // Invalid in the first fragment: failed there, before the message ends.
+        #expect(receiver.receive(WebSocketReceiverTests.frame(.text, fin: false, [0xCE, 0xBA, 0xED, 0xA0, 0x80])) == .fail(code: 1007, reason: "text is not valid UTF-8"))
+        // A message that ends inside a code point is invalid.
+        var truncated = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        #expect(truncated.receive(WebSocketReceiverTests.frame(.text, [0x61, 0xCE])) == .fail(code: 1007, reason: "text is not valid UTF-8"))
     }
 }

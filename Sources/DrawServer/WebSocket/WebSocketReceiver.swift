@@ -42,6 +42,8 @@ struct WebSocketReceiver {
 
     /// A fragmented message being put together.
     private var partial: (opcode: WebSocketOpcode, compressed: Bool, payload: ByteBuffer)?
+    /// The UTF-8 check of an uncompressed text message, fragment by fragment.
+    private var utf8 = UTF8Validator()
     private var inflater: MessageInflater?
 
     init(maxMessageBytes: Int, deflate: Bool) {
@@ -55,7 +57,13 @@ struct WebSocketReceiver {
     }
 
     mutating func receive(_ frame: WebSocketFrame) -> Action {
-        guard state != .closed else { return .none }
+        switch state {
+        case .open: break
+        // Waiting for the answer to the server's close, only that answer matters (and no
+        // second close frame may be sent).
+        case .closing: return frame.opcode == .connectionClose ? receiveClose(frame.unmaskedData) : .none
+        case .closed: return .none
+        }
         guard frame.maskKey != nil else { return fail(1002, "client frames must be masked") }
         guard !frame.rsv2, !frame.rsv3 else { return fail(1002, "reserved bits set") }
         switch frame.opcode {
@@ -71,16 +79,24 @@ struct WebSocketReceiver {
         case .text, .binary:
             guard partial == nil else { return fail(1002, "a new message began inside a fragmented one") }
             guard !frame.rsv1 || deflate else { return fail(1002, "reserved bits set") }
-            if frame.fin {
-                return complete(opcode: frame.opcode, compressed: frame.rsv1, payload: frame.unmaskedData)
+            let data = frame.unmaskedData
+            if frame.opcode == .text && !frame.rsv1 {
+                utf8 = UTF8Validator()
+                guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
             }
-            partial = (frame.opcode, frame.rsv1, frame.unmaskedData)
+            if frame.fin {
+                return complete(opcode: frame.opcode, compressed: frame.rsv1, payload: data)
+            }
+            partial = (frame.opcode, frame.rsv1, data)
             return checkPartialSize()
         case .continuation:
             guard var message = partial else { return fail(1002, "continuation frame outside a message") }
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
             partial = nil
             var data = frame.unmaskedData
+            if message.opcode == .text && !message.compressed {
+                guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
+            }
             message.payload.writeBuffer(&data)
             if frame.fin {
                 return complete(opcode: message.opcode, compressed: message.compressed, payload: message.payload)
@@ -111,10 +127,9 @@ struct WebSocketReceiver {
                 return fail(1007, "invalid deflate data")
             }
         }
-        // Messages that arrive after the server's close are not handled.
-        guard state == .open else { return .none }
         if opcode == .binary { return .message(.binary(payload)) }
-        guard payload.isValidUTF8 else { return fail(1007, "text is not valid UTF-8") }
+        // Uncompressed text was checked as it came; inflated text is checked whole.
+        guard compressed ? payload.isValidUTF8 : utf8.isComplete else { return fail(1007, "text is not valid UTF-8") }
         return .message(.text(payload))
     }
 
@@ -154,6 +169,7 @@ struct WebSocketReceiver {
 
 extension ByteBuffer {
     var isValidUTF8: Bool {
-        withUnsafeReadableBytes { String(validating: $0, as: UTF8.self) != nil }
+        var validator = UTF8Validator()
+        return validator.feed(self) && validator.isComplete
     }
 }
