@@ -88,4 +88,60 @@ struct GameConnectionTests {
         channel.embeddedEventLoop.run()
         #expect(!channel.isActive)
     }
+
+    @Test func aPeerThatHalfClosesIsDisconnected() throws {
+        // Hummingbird allows half-closure; a FIN without a close frame ends the connection.
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+    }
+
+    @Test func nothingIsWrittenAfterTheCloseFrameTheLayerSent() throws {
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]))
+        #expect(outbox.isClosing)
+        #expect(!outbox.send(WireFrame(.text, payload: [0x7B, 0x7D])))
+    }
+
+    @Test func framesBeforeHelloSpendTheFrameBudget() throws {
+        for _ in 0..<130 { try channel.writeInbound(WebSocketReceiverTests.frame(.binary)) }
+        let refs = try errorRefs()
+        // 120 frames a second: the rest are refused (one throttled notice), not answered one by one.
+        #expect(refs.count < 125)
+        #expect(refs.count >= 120)
+    }
+}
+
+/// A closed connection's handlers, session and inflater are freed.
+@Suite("Game connection clean-up")
+struct GameConnectionCleanUpTests {
+    @Test func aClosedConnectionLeavesNothingBehind() async throws {
+        weak var weakGame: GameConnection?
+        weak var weakHandler: WebSocketConnectionHandler?
+        do {
+            let channel = EmbeddedChannel()
+            let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+            let outbox = Outbox(limit: 1 << 20, hardClose: {})
+            let session = ClientSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
+            let timers = ConnectionTimers(
+                eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
+                hasSaidHello: { true }, hardClose: {}
+            )
+            let game = GameConnection(session: session, eventLoop: channel.eventLoop, timers: timers)
+            let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: true), service: game)
+            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
+            game.connection = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+            weakGame = game
+            weakHandler = handler
+            try channel.writeInbound(WebSocketReceiverTests.frame(.binary, rsv1: true, WebSocketReceiverTests.deflated([1, 2, 3])))
+            _ = try channel.close().wait()
+            channel.embeddedEventLoop.run()
+        }
+        // The inbox's task runs the session's clean-up, then lets go.
+        for _ in 0..<500 where weakGame != nil || weakHandler != nil {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(weakGame == nil)
+        #expect(weakHandler == nil)
+    }
 }

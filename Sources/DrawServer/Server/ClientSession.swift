@@ -87,13 +87,9 @@ struct ClientSession: Sendable {
 
     /// A drawing frame, on whichever thread read it: the room judges and relays it at once.
     func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) {
-        guard let player else {
-            return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
-        }
-        guard let room = server.roomOf(player) else {
-            return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
-        }
         let now = server.clock.now
+        // Every drawing frame spends from the frame budget, also the ones refused below for
+        // want of a hello or a room: otherwise those could flood the server unchecked.
         guard withLimiter({ $0.allowFrame(now: now) }) else {
             server.metrics.rateLimited.increment()
             // Refused frames are dropped whole, like invalid ones; the notice is throttled.
@@ -102,6 +98,12 @@ struct ClientSession: Sendable {
             }
             strike(now: now)
             return
+        }
+        guard let player else {
+            return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
+        }
+        guard let room = server.roomOf(player) else {
+            return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
         let points = room.draw(buffer, from: player, receivedAt: receivedAt)
         withLimiter { $0.charge(points: points, now: server.clock.now) }

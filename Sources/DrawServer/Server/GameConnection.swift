@@ -37,8 +37,14 @@ final class GameConnection: WebSocketService {
         if startTask { startHandling() }
     }
 
+    func closeSent() {
+        session.outbox.finish()
+    }
+
     func connectionClosed() {
         timers.cancel()
+        // The handler holds this connection as its service: break the cycle.
+        connection = nil
         if inbox.close() { startHandling() }
     }
 

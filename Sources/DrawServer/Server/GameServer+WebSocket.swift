@@ -61,6 +61,7 @@ extension GameServer {
 /// A connection refused right after its upgrade: only its close handshake is left.
 final class RefusedConnection: WebSocketService {
     func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {}
+    func closeSent() {}
     func connectionClosed() {}
 }
 
@@ -73,5 +74,6 @@ final class ConformanceEcho: WebSocketService {
         }
     }
 
+    func closeSent() {}
     func connectionClosed() {}
 }

@@ -79,6 +79,8 @@ final class SessionInbox: Sendable {
                 return (nil, resume)
             }
             let item = state.items[state.head]
+            // The slot lets go of the message's bytes now, not when the inbox next empties.
+            state.items[state.head] = .closed
             state.head += 1
             return (item, resume)
         }

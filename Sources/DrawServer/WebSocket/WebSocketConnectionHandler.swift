@@ -6,6 +6,9 @@ import NIOWebSocket
 protocol WebSocketService: AnyObject {
     /// A whole message (reassembled, inflated, its text valid UTF-8).
     func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler)
+    /// The WebSocket layer sent its own close frame (answering the peer's, or failing the
+    /// connection): nothing more may be written after it.
+    func closeSent()
     /// The connection closed, however it closed. Called once.
     func connectionClosed()
 }
@@ -68,6 +71,16 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The peer sent its FIN without a close frame: it can no longer answer a handshake,
+        // so the connection ends now (Hummingbird lets channels half-close).
+        if case .inputClosed = event as? ChannelEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Decoder errors were answered with their close code by NIO's protocol error handler.
         context.close(promise: nil)
@@ -119,6 +132,7 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     }
 
     private func writeCloseThenClose(context: ChannelHandlerContext, code: UInt16, reason: String) {
+        service.closeSent()
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason))).whenComplete { _ in
             channel.close(promise: nil)
