@@ -17,10 +17,13 @@ final class GameDatabase: Sendable {
         var configuration = Configuration()
         configuration.label = "drawserver"
         configuration.busyMode = .timeout(5)
-        // Below the connections: GRDB's default (userInitiated) runs its queues at a higher
-        // priority than the event loops (nice -4 against 0 on Linux), so every batch commit
-        // took the CPU from the deliveries; at utility a commit uses the time they leave.
-        configuration.qos = .utility
+        // Well below the connections: GRDB's default (userInitiated) runs its queues at a
+        // higher priority than the event loops (nice -4 against 0 on Linux), so every batch
+        // commit took the CPU from the deliveries. At background (nice 10) a commit uses the
+        // time the event loops leave and, when they are busy, still about a tenth of the
+        // core (CFS weights 110 against 1024), several times what persistence needs at full
+        // load; at utility (nice 2) it took turns with them and delayed deliveries.
+        configuration.qos = .background
         configuration.prepareDatabase { db in
             // Every commit reaches the disk before it counts: a power loss loses at most
             // the batch being written (see docs/PERSISTENCE.md).
