@@ -60,7 +60,8 @@ func buildApplication(
                     let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(WebSocketConnectionHandler(receiver: receiver, service: ConformanceEcho()))
                 }
-            }
+            },
+            firstRequestTimeout: .seconds(Int64(limits.helloTimeoutSeconds))
         )
     }
     return Application(

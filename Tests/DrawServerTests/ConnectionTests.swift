@@ -12,6 +12,15 @@ struct ConnectionTests {
         }
     }
 
+    @Test func aConnectionThatSendsNoRequestIsClosed() async throws {
+        try await withServer({ $0.limits.helloTimeoutSeconds = 1 }) { port in
+            let socket = try SilentSocket(port: port)
+            let started = ContinuousClock.now
+            #expect(socket.waitForClose(seconds: 5))
+            #expect(ContinuousClock.now - started >= .milliseconds(900))
+        }
+    }
+
     @Test func aConnectionRegisteredAfterTheDrainBeganIsToldToComeBack() {
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
         let early = Outbox(limit: 1 << 20, hardClose: {})
@@ -124,5 +133,31 @@ struct CompressionTests {
             fine.send(#"{"t":"rooms"}"#)
             try await fine.next("rooms")
         }
+    }
+}
+
+/// A TCP connection that never says anything.
+private struct SilentSocket {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    /// True when the server closes the connection within `seconds`.
+    func waitForClose(seconds: Int) -> Bool {
+        var pollfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        defer { close(fd) }
+        guard poll(&pollfd, 1, Int32(seconds * 1000)) == 1 else { return false }
+        var byte: UInt8 = 0
+        return read(fd, &byte, 1) <= 0
     }
 }

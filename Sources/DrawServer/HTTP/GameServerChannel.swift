@@ -46,6 +46,10 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Sets up the upgraded connection's pipeline, on its event loop; `deflate` is whether
     /// permessage-deflate was agreed.
     let serve: @Sendable (Route, _ deflate: Bool, any Channel) throws -> Void
+    /// A connection that has not sent a whole first request (an upgrade or any HTTP
+    /// request) by then is closed: it would otherwise stay open for as long as the peer
+    /// likes, and hold up the server's shutdown, which waits for every connection.
+    let firstRequestTimeout: TimeAmount
     let http1 = HTTP1Channel.Configuration()
 
     init(
@@ -53,13 +57,15 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
         maxFrameSize: Int,
         route: @escaping @Sendable (HTTPRequestHead, any Channel) -> Route?,
         negotiateExtensions: @escaping @Sendable (HTTPHeaders) -> String?,
-        serve: @escaping @Sendable (Route, Bool, any Channel) throws -> Void
+        serve: @escaping @Sendable (Route, Bool, any Channel) throws -> Void,
+        firstRequestTimeout: TimeAmount = .seconds(10)
     ) {
         self.responder = Self.upgradeRedirectingResponder(responder)
         self.maxFrameSize = maxFrameSize
         self.route = route
         self.negotiateExtensions = negotiateExtensions
         self.serve = serve
+        self.firstRequestTimeout = firstRequestTimeout
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -113,6 +119,8 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
+            let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
+            result.whenComplete { _ in deadline.cancel() }
             return Value(upgradeResult: result, channel: channel)
         }
     }
