@@ -2,7 +2,7 @@ import NIOCore
 
 /// Answers a refused WebSocket upgrade with a real status (403, 429, 503) and closes.
 ///
-/// hummingbird-websocket answers every refused upgrade with a bare 400, so the refusal
+/// The upgrade path answers every refused upgrade with a bare 400 (`GameServerChannel`), so the refusal
 /// is written straight to the socket from a handler placed at the front of the pipeline,
 /// before the upgrade machinery writes its own answer (which then meets a closed channel).
 enum HTTPRefusal {
