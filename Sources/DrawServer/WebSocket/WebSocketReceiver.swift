@@ -69,7 +69,7 @@ struct WebSocketReceiver {
         switch frame.opcode {
         case .ping:
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
-            return state == .open ? .pong(frame.unmaskedData) : .none
+            return .pong(frame.unmaskedData)
         case .pong:
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
             return .none
