@@ -50,7 +50,11 @@ protocol ReplayPeer: AnyObject, Sendable {
 /// runs in channel handlers on the connection's event loop.
 final class ReplayConnection: @unchecked Sendable {
     let eventLoop: any EventLoop
+    /// The WebSocket, once upgraded: frames are written only to this.
     private(set) var channel: (any Channel)?
+    /// The TCP connection, from connect on: before the upgrade it can only be closed
+    /// (writing a frame into the HTTP pipeline would be a type error that traps).
+    private var socket: (any Channel)?
     weak var peer: (any ReplayPeer)?
     private var closedReported = false
     /// Set once we asked to close, so the close is not reported as unexpected.
@@ -96,7 +100,8 @@ final class ReplayConnection: @unchecked Sendable {
         connecting.whenComplete { result in
             switch result {
             case .success(let channel):
-                handlerBox.channel = channel
+                handlerBox.socket = channel
+                if handlerBox.closing { channel.close(promise: nil) }
                 channel.closeFuture.whenComplete { _ in handlerBox.reportClosed(code: nil, error: nil) }
             case .failure(let error):
                 handlerBox.reportClosed(code: nil, error: error)
@@ -121,11 +126,15 @@ final class ReplayConnection: @unchecked Sendable {
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: buffer), promise: nil)
     }
 
-    /// A normal close (1000), then the socket is closed.
+    /// A normal close (1000), then the socket is closed; a connection still connecting or
+    /// upgrading is just closed.
     func close() {
         guard !closing else { return }
         closing = true
-        guard let channel else { return }
+        guard let channel else {
+            socket?.close(promise: nil)
+            return
+        }
         var data = channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: .normalClosure)
         channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)).whenComplete { _ in
