@@ -144,4 +144,33 @@ struct GameConnectionCleanUpTests {
         #expect(weakGame == nil)
         #expect(weakHandler == nil)
     }
+
+    /// The whole production wiring: the outbox holds its writer strongly (no weak load on
+    /// the hot path), so the cycle outbox, writer, handler must be broken when the channel
+    /// goes, or every closed connection would keep its pipeline.
+    @Test func aClosedConnectionLetsGoOfItsWriterAndHandlers() async throws {
+        weak var weakWriter: ConnectionWriter?
+        weak var weakHandler: ConnectionHandler?
+        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+        do {
+            let channel = EmbeddedChannel()
+            try channel.connect(to: SocketAddress(ipAddress: "10.0.0.2", port: 9)).wait()
+            try server.acceptWebSocket(channel: channel, deflate: false)
+            let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+            weakHandler = handler
+            weakWriter = handler.writer
+            #expect(weakWriter != nil)
+            // Something queued and written, so the writer has been woken and drained once.
+            handler.writer?.outbox.sendText(Array("{}".utf8))
+            channel.embeddedEventLoop.run()
+            _ = try channel.readOutbound(as: ByteBuffer.self)
+            _ = try channel.close().wait()
+            channel.embeddedEventLoop.run()
+        }
+        for _ in 0..<500 where weakWriter != nil || weakHandler != nil {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(weakWriter == nil)
+        #expect(weakHandler == nil)
+    }
 }

@@ -107,7 +107,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
 }
 
 /// A benchmark's stand-in for a socket: counts what a connection writer writes.
-final class CountingSink: ConnectionWriter.Sink {
+final class CountingSink: ConnectionWriter.Sink, Sendable {
     let eventLoop: any EventLoop
     private let counts = Mutex((binaryBytes: 0, flushes: 0))
     private let closedPromise: EventLoopPromise<Void>
@@ -123,12 +123,12 @@ final class CountingSink: ConnectionWriter.Sink {
     /// Succeeds when the writer closed the connection.
     var closed: EventLoopFuture<Void> { closedPromise.futureResult }
 
-    func write(_ frame: WireFrame) {
-        guard frame.kind == .binary else { return }
-        counts.withLock { $0.binaryBytes += frame.payloadLength }
+    func write(_ frame: WireFrame, flush: Bool) {
+        counts.withLock {
+            if frame.kind == .binary { $0.binaryBytes += frame.payloadLength }
+            if flush { $0.flushes += 1 }
+        }
     }
-
-    func flush() { counts.withLock { $0.flushes += 1 } }
 
     func close(_ close: Outbox.Close) { closedPromise.succeed() }
 }

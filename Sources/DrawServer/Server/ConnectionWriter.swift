@@ -14,26 +14,31 @@ import NIOWebSocket
 /// While the socket is not writable nothing is taken from the outbox, so a client that
 /// stops reading fills its bounded outbox and is closed with 4008, rather than piling
 /// frames up in the channel.
-final class ConnectionWriter: Sendable {
-    /// Where frames go: the socket in production, a counter in benchmarks.
-    protocol Sink: Sendable {
+///
+/// Sendable because rooms on any thread wake it (`workArrived` touches only the immutable
+/// scheduler); everything else, the sink and the spare array, is used on the event loop
+/// only, in `drain`. The drain touches few objects on purpose: on the hot path each
+/// connection-owned object visited is a likely cache and TLB miss.
+final class ConnectionWriter: @unchecked Sendable {
+    /// Where frames go: the connection's `ConnectionHandler` in production, a counter in
+    /// benchmarks. Used on the event loop only.
+    protocol Sink: AnyObject {
         var eventLoop: any EventLoop { get }
         /// Whether the socket takes more bytes now.
         var isWritable: Bool { get }
-        /// Called on the event loop; writes without flushing.
-        func write(_ frame: WireFrame)
-        /// Called on the event loop after a batch.
-        func flush()
+        /// Writes a frame's bytes; with `flush`, the batch then goes to the socket.
+        func write(_ frame: WireFrame, flush: Bool)
         /// Starts the close handshake after everything written so far.
         func close(_ close: Outbox.Close)
     }
 
     let outbox: Outbox
-    let sink: any Sink
     let maxFrameSize: Int
     private let scheduler: EventLoopWriteScheduler
-    /// The array drains swap with the outbox's, kept between drains.
-    private let spare: NIOLoopBoundBox<[WireFrame]>
+    /// On the event loop only.
+    private let sink: any Sink
+    /// The array drains swap with the outbox's, kept between drains. On the event loop only.
+    private var spare: [WireFrame] = []
 
     init(outbox: Outbox, sink: any Sink, maxFrameSize: Int, scheduler: EventLoopWriteScheduler) {
         precondition(scheduler.eventLoop === sink.eventLoop, "a writer is drained on its own connection's event loop")
@@ -41,37 +46,38 @@ final class ConnectionWriter: Sendable {
         self.sink = sink
         self.maxFrameSize = maxFrameSize
         self.scheduler = scheduler
-        self.spare = NIOLoopBoundBox.makeBoxSendingValue([], eventLoop: sink.eventLoop)
-        outbox.setWorkHandler { [weak self] in
-            guard let self else { return }
-            self.scheduler.schedule(self)
-        }
+        outbox.setWriter(self)
+    }
+
+    /// The outbox got work while no drain was requested: drain on the next event-loop turn.
+    func workArrived() {
+        scheduler.schedule(self)
     }
 
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket
     /// becomes writable again).
     func drain() {
         guard sink.isWritable else { return }
-        var frames = spare.value
-        spare.value = []
+        var frames = spare
+        spare = []
         var close: Outbox.Close?
         guard outbox.take(into: &frames, close: &close) else {
-            spare.value = frames
+            spare = frames
             return
         }
         write(frames)
-        if !frames.isEmpty { sink.flush() }
         if let close { sink.close(close) }
         frames.removeAll(keepingCapacity: true)
-        spare.value = frames
+        spare = frames
     }
 
-    /// Writes `frames` in order, each run of binary frames as one frame when it fits.
+    /// Writes `frames` in order, each run of binary frames as one frame when it fits, and
+    /// flushes with the last.
     private func write(_ frames: [WireFrame]) {
         var index = frames.startIndex
         while index < frames.endIndex {
             guard frames[index].kind == .binary else {
-                sink.write(frames[index])
+                sink.write(frames[index], flush: index + 1 == frames.endIndex)
                 index += 1
                 continue
             }
@@ -81,7 +87,7 @@ final class ConnectionWriter: Sendable {
                 length += frames[end].payloadLength
                 end += 1
             }
-            sink.write(end == index + 1 ? frames[index] : WireFrame.merged(frames[index..<end]))
+            sink.write(end == index + 1 ? frames[index] : WireFrame.merged(frames[index..<end]), flush: end == frames.endIndex)
             index = end
         }
     }

@@ -35,7 +35,7 @@ extension GameServer {
         )
         let game = GameConnection(session: session, eventLoop: eventLoop, timers: timers)
         let webSocket = WebSocketConnectionHandler(receiver: receiver, service: game)
-        let handler = ConnectionHandler(activity: activity)
+        let handler = ConnectionHandler(activity: activity, eventLoop: eventLoop)
         do {
             try sync.addHandler(handler, position: .first)
             try sync.addHandler(webSocket)
@@ -45,12 +45,8 @@ extension GameServer {
             throw error
         }
         game.connection = NIOLoopBound(webSocket, eventLoop: eventLoop)
-        let sink = ChannelSink(
-            handler: NIOLoopBound(handler, eventLoop: eventLoop),
-            webSocket: NIOLoopBound(webSocket, eventLoop: eventLoop),
-            channel: channel
-        )
-        handler.writer = ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
+        handler.webSocket = webSocket
+        handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
         if admission == .draining {
             // Upgraded just as the drain began: treated like every other connection of the drain.
             outbox.close(code: 1012, reason: DrawServerRuntime.restartReason)

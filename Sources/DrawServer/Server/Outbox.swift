@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Rooms and the session put frames in without ever waiting (a room must never wait on
 /// a client's socket); the connection's `ConnectionWriter` takes them out on the
-/// connection's event loop. The first frame queued after a drain calls `onWork`, which
+/// connection's event loop. The first frame queued after a drain wakes the writer, which
 /// schedules the next drain, so however many frames a room fans out in one go, the
 /// writer is woken once. A client that cannot keep up overflows the queue: its frames
 /// are dropped, it is closed with 4008, and if its socket does not drain the close
@@ -30,8 +30,10 @@ final class Outbox: Sendable {
         /// True from the first frame queued after a drain until the writer takes the batch:
         /// a drain is scheduled, or waits for the socket to become writable again.
         var drainRequested = false
-        /// Called (outside the lock) when work arrives and no drain is requested yet.
-        var onWork: (@Sendable () -> Void)?
+        /// Woken (outside the lock) when work arrives and no drain is requested yet. Held
+        /// strongly and let go by `finish`, so waking it costs no weak-reference load on
+        /// the hot path; the connection's handler finishes the outbox when the channel goes.
+        var writer: ConnectionWriter?
     }
 
     let limit: Int
@@ -49,22 +51,23 @@ final class Outbox: Sendable {
         self.onOverflow = onOverflow
     }
 
-    /// Sets who is told that work arrived (the connection's writer). Set once, before the
-    /// outbox is shared; work already queued triggers it at once.
-    func setWorkHandler(_ onWork: @escaping @Sendable () -> Void) {
+    /// Sets the writer that is woken when work arrives. Set once, before the outbox is
+    /// shared; work already queued wakes it at once. A finished outbox keeps no writer.
+    func setWriter(_ writer: ConnectionWriter) {
         let pending = state.withLock { s -> Bool in
-            s.onWork = onWork
+            guard !s.finished else { return false }
+            s.writer = writer
             guard !s.drainRequested, !s.frames.isEmpty || s.close != nil else { return false }
             s.drainRequested = true
             return true
         }
-        if pending { onWork() }
+        if pending { writer.workArrived() }
     }
 
     /// Queues a frame; false when the connection is closing or the frame overflowed the queue.
     @discardableResult
     func send(_ frame: WireFrame) -> Bool {
-        let (accepted, overflowed, wake) = state.withLock { s -> (Bool, Bool, (@Sendable () -> Void)?) in
+        let (accepted, overflowed, wake) = state.withLock { s -> (Bool, Bool, ConnectionWriter?) in
             guard s.close == nil, !s.finished else { return (false, false, nil) }
             guard s.bytes + frame.bytes.readableBytes <= limit else {
                 s.frames.removeAll()
@@ -76,7 +79,7 @@ final class Outbox: Sendable {
             s.bytes += frame.bytes.readableBytes
             return (true, false, s.requestDrain())
         }
-        wake?()
+        wake?.workArrived()
         if overflowed {
             onOverflow()
             scheduleHardClose()
@@ -88,7 +91,7 @@ final class Outbox: Sendable {
 
     /// Asks the writer to close with `code` after `flush`ing what is queued (or dropping it).
     func close(code: UInt16, reason: String, flush: Bool = true) {
-        let wake = state.withLock { s -> (@Sendable () -> Void)? in
+        let wake = state.withLock { s -> ConnectionWriter? in
             guard s.close == nil, !s.finished else { return nil }
             if !flush {
                 s.frames.removeAll()
@@ -97,17 +100,20 @@ final class Outbox: Sendable {
             s.close = Close(code: code, reason: reason)
             return s.requestDrain()
         }
-        wake?()
+        wake?.workArrived()
     }
 
-    /// The connection is gone: nothing more is queued or written.
+    /// The connection is gone: nothing more is queued or written, and the writer is let go.
     func finish() {
-        state.withLock { s in
+        let writer = state.withLock { s -> ConnectionWriter? in
             s.finished = true
             s.frames.removeAll()
             s.bytes = 0
-            s.onWork = nil
+            defer { s.writer = nil }
+            return s.writer
         }
+        // Released outside the lock: the writer's deinit may release the channel's handlers.
+        withExtendedLifetime(writer) {}
     }
 
     /// Closes the socket at once, without a close handshake (drain timeout).
@@ -131,7 +137,11 @@ final class Outbox: Sendable {
             swap(&frames, &s.frames)
             s.bytes = 0
             close = s.close
-            if s.close != nil { s.finished = true }
+            if s.close != nil {
+                // The caller, the writer itself, holds it until the drain ends.
+                s.finished = true
+                s.writer = nil
+            }
             return true
         }
     }
@@ -146,10 +156,10 @@ final class Outbox: Sendable {
 }
 
 extension Outbox.State {
-    /// Marks a drain as requested; returns the handler to call if this is the first request.
-    fileprivate mutating func requestDrain() -> (@Sendable () -> Void)? {
-        guard !drainRequested, let onWork else { return nil }
+    /// Marks a drain as requested; returns the writer to wake if this is the first request.
+    fileprivate mutating func requestDrain() -> ConnectionWriter? {
+        guard !drainRequested, let writer else { return nil }
         drainRequested = true
-        return onWork
+        return writer
     }
 }
