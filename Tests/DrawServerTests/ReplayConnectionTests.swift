@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import Synchronization
 import Testing
 @testable import DrawServer
@@ -11,13 +13,16 @@ struct ReplayConnectionTests {
     /// Records what the connection reports.
     final class Peer: ReplayPeer {
         let events = Mutex<[String]>([])
+        let binaries = Mutex<[[UInt8]]>([])
         let closedPromise: EventLoopPromise<Void>
 
         init(eventLoop: any EventLoop) { closedPromise = eventLoop.makePromise() }
 
         func connected(_ connection: ReplayConnection) { events.withLock { $0.append("connected") } }
         func received(text: ByteBuffer, on connection: ReplayConnection) {}
-        func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection) {}
+        func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection) {
+            binaries.withLock { $0.append(Array(buffer: binary)) }
+        }
         func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
             events.withLock { $0.append("closed") }
             closedPromise.succeed()
@@ -50,6 +55,46 @@ struct ReplayConnectionTests {
         try await peer.closedPromise.futureResult.get()
         #expect(peer.events.withLock { $0 } == ["closed"])
         try await silent.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// Whole frames go straight to the peer; a fragmented message arrives as one, after
+    /// its last fragment.
+    @Test func fragmentedMessagesAreReassembled() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let upgrader = NIOWebSocketServerUpgrader(
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+            upgradePipelineHandler: { channel, _ in
+                let frames = [
+                    WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [1, 2])),
+                    WebSocketFrame(fin: false, opcode: .binary, data: ByteBuffer(bytes: [3])),
+                    WebSocketFrame(fin: false, opcode: .continuation, data: ByteBuffer(bytes: [4, 5])),
+                    WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(bytes: [6])),
+                ]
+                for frame in frames { channel.write(frame, promise: nil) }
+                channel.flush()
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+        )
+        let server = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        let eventLoop = group.next()
+        let peer = Peer(eventLoop: eventLoop)
+        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
+        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
+        try url.resolve()
+        try await eventLoop.submit { connection.open(url) }.get()
+        for _ in 0..<500 where peer.binaries.withLock({ $0.count }) < 2 {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(peer.binaries.withLock { $0 } == [[1, 2], [3, 4, 5, 6]])
+        try await eventLoop.submit { connection.close() }.get()
+        try await peer.closedPromise.futureResult.get()
+        try await server.close()
         try await group.shutdownGracefully()
     }
 }

@@ -77,8 +77,9 @@ final class ReplayConnection: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.removeHandler(initial).whenComplete { _ in }
-                    try sync.addHandler(NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1024, maxAccumulatedFrameSize: 1 << 20))
-                    try sync.addHandler(FrameHandler(connection: handlerBox))
+                    // Reassembles fragmented messages itself: NIO's aggregator cost about 6 % of the
+                    // client's CPU on whole frames, which are all a server usually sends.
+                    try sync.addHandler(FrameHandler(connection: handlerBox, maxMessageSize: 1 << 20))
                     handlerBox.upgraded(channel)
                 }
             }
@@ -206,25 +207,43 @@ private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChann
     }
 }
 
-/// Hands data frames to the peer, answers pings, and handles the close handshake.
+/// Hands data messages to the peer (reassembling fragmented ones), answers pings, and
+/// handles the close handshake.
 private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     let connection: ReplayConnection
+    let maxMessageSize: Int
+    /// A fragmented message being reassembled: its opcode and the bytes so far.
+    private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer)?
 
-    init(connection: ReplayConnection) {
+    init(connection: ReplayConnection, maxMessageSize: Int) {
         self.connection = connection
+        self.maxMessageSize = maxMessageSize
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
-        case .binary:
-            let now = NIODeadline.now().uptimeNanoseconds
-            connection.peer?.received(binary: frame.unmaskedData, at: now, on: connection)
-        case .text:
-            connection.peer?.received(text: frame.unmaskedData, on: connection)
+        case .binary, .text:
+            guard fragments == nil else { return fail(context, "a new message began inside a fragmented one") }
+            if frame.fin {
+                deliver(frame.opcode, frame.unmaskedData)
+            } else {
+                fragments = (frame.opcode, frame.unmaskedData)
+            }
+        case .continuation:
+            guard var (opcode, buffer) = fragments else { return fail(context, "a continuation frame without a message") }
+            fragments = nil
+            var more = frame.unmaskedData
+            guard buffer.readableBytes + more.readableBytes <= maxMessageSize else { return fail(context, "a message over \(maxMessageSize) bytes") }
+            buffer.writeBuffer(&more)
+            if frame.fin {
+                deliver(opcode, buffer)
+            } else {
+                fragments = (opcode, buffer)
+            }
         case .ping:
             let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
@@ -237,6 +256,19 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
+    private func deliver(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) {
+        if opcode == .binary {
+            connection.peer?.received(binary: payload, at: NIODeadline.now().uptimeNanoseconds, on: connection)
+        } else {
+            connection.peer?.received(text: payload, on: connection)
+        }
+    }
+
+    private func fail(_ context: ChannelHandlerContext, _ reason: String) {
+        connection.reportClosed(code: nil, error: ReplayError.protocolViolation(reason))
+        context.close(promise: nil)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         connection.reportClosed(code: nil, error: error)
         context.close(promise: nil)
@@ -246,11 +278,13 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
 enum ReplayError: Error, CustomStringConvertible {
     case upgradeRefused(Int)
     case badLog(String)
+    case protocolViolation(String)
 
     var description: String {
         switch self {
         case .upgradeRefused(let status): "the server refused the WebSocket upgrade with HTTP \(status)"
         case .badLog(let message): message
+        case .protocolViolation(let reason): "the server broke the WebSocket protocol: \(reason)"
         }
     }
 }
