@@ -29,6 +29,18 @@ struct ReplayConnectionTests {
         }
     }
 
+    /// Opens a replay connection to `server` on one of `group`'s loops.
+    static func open(to server: any Channel, on group: any EventLoopGroup) async throws -> (Peer, ReplayConnection, any EventLoop) {
+        let port = try #require(server.localAddress?.port)
+        let eventLoop = group.next()
+        let peer = Peer(eventLoop: eventLoop)
+        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
+        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
+        try url.resolve()
+        try await eventLoop.submit { connection.open(url) }.get()
+        return (peer, connection, eventLoop)
+    }
+
     /// A run that ends while a connection's upgrade is still unanswered (an overloaded
     /// server) closes that connection; writing a close frame into its HTTP pipeline
     /// used to trap the whole load generator.
@@ -38,13 +50,7 @@ struct ReplayConnectionTests {
         let silent = try await ServerBootstrap(group: group)
             .childChannelInitializer { _ in group.next().makeSucceededVoidFuture() }
             .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(silent.localAddress?.port)
-        let eventLoop = group.next()
-        let peer = Peer(eventLoop: eventLoop)
-        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
-        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
-        try url.resolve()
-        try await eventLoop.submit { connection.open(url) }.get()
+        let (peer, connection, eventLoop) = try await Self.open(to: silent, on: group)
         // Sending before the upgrade is dropped, not written into the HTTP pipeline.
         try await Task.sleep(for: .milliseconds(200))
         try await eventLoop.submit {
@@ -81,13 +87,7 @@ struct ReplayConnectionTests {
                 channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(server.localAddress?.port)
-        let eventLoop = group.next()
-        let peer = Peer(eventLoop: eventLoop)
-        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
-        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
-        try url.resolve()
-        try await eventLoop.submit { connection.open(url) }.get()
+        let (peer, connection, eventLoop) = try await Self.open(to: server, on: group)
         for _ in 0..<500 where peer.binaries.withLock({ $0.count }) < 2 {
             try await Task.sleep(for: .milliseconds(2))
         }
