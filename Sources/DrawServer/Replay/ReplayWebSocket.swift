@@ -76,7 +76,7 @@ final class ReplayConnection: @unchecked Sendable {
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
-                    try sync.removeHandler(initial).whenComplete { _ in }
+                    sync.removeHandler(initial).whenComplete { _ in }
                     // Reassembles fragmented messages itself: NIO's aggregator cost about 6 % of the
                     // client's CPU on whole frames, which are all a server usually sends.
                     try sync.addHandler(FrameHandler(connection: handlerBox, maxMessageSize: 1 << 20))
