@@ -114,6 +114,13 @@ struct GameConnectionTests {
 /// A closed connection's handlers, session and inflater are freed.
 @Suite("Game connection clean-up")
 struct GameConnectionCleanUpTests {
+    /// Waits up to a second for `released` (clean-up may finish on a task).
+    static func waitUntil(_ released: () -> Bool) async throws {
+        for _ in 0..<500 where !released() {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     @Test func aClosedConnectionLeavesNothingBehind() async throws {
         weak var weakGame: GameConnection?
         weak var weakHandler: WebSocketConnectionHandler?
@@ -138,9 +145,7 @@ struct GameConnectionCleanUpTests {
             channel.embeddedEventLoop.run()
         }
         // The inbox's task runs the session's clean-up, then lets go.
-        for _ in 0..<500 where weakGame != nil || weakHandler != nil {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        try await Self.waitUntil { weakGame == nil && weakHandler == nil }
         #expect(weakGame == nil)
         #expect(weakHandler == nil)
     }
@@ -163,13 +168,11 @@ struct GameConnectionCleanUpTests {
             // Something queued and written, so the writer has been woken and drained once.
             handler.writer?.outbox.sendText(Array("{}".utf8))
             channel.embeddedEventLoop.run()
-            _ = try channel.readOutbound(as: ByteBuffer.self)
+            #expect(try channel.readOutbound(as: ByteBuffer.self) != nil)
             _ = try channel.close().wait()
             channel.embeddedEventLoop.run()
         }
-        for _ in 0..<500 where weakWriter != nil || weakHandler != nil {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        try await Self.waitUntil { weakWriter == nil && weakHandler == nil }
         #expect(weakWriter == nil)
         #expect(weakHandler == nil)
     }

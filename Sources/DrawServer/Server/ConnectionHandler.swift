@@ -8,7 +8,7 @@ import NIOCore
 /// on-the-wire bytes; and finishes the outbox when the channel goes. It is the writer's
 /// sink: the close handshake goes through the connection's `WebSocketConnectionHandler`.
 ///
-/// Lives on the connection's event loop (reach it through `NIOLoopBound`).
+/// Lives on the connection's event loop; its writer uses it only there, in `drain`.
 final class ConnectionHandler: ChannelInboundHandler, ConnectionWriter.Sink {
     typealias InboundIn = NIOAny
 

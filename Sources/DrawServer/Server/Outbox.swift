@@ -105,14 +105,14 @@ final class Outbox: Sendable {
 
     /// The connection is gone: nothing more is queued or written, and the writer is let go.
     func finish() {
+        // Taken out and released outside the lock: the writer's deinit may release the
+        // channel's handlers.
         let writer = state.withLock { s -> ConnectionWriter? in
             s.finished = true
             s.frames.removeAll()
             s.bytes = 0
-            defer { s.writer = nil }
-            return s.writer
+            return s.writer.take()
         }
-        // Released outside the lock: the writer's deinit may release the channel's handlers.
         withExtendedLifetime(writer) {}
     }
 
