@@ -70,20 +70,13 @@ final class ReplayConnection: @unchecked Sendable {
     func open(_ url: ReplayURL) {
         let handlerBox = self
         let initial = UpgradeRequestHandler(host: url.host, port: url.port, path: url.path, connection: handlerBox)
-        let upgrader = NIOWebSocketClientUpgrader(
-            maxFrameSize: 1 << 20,
-            automaticErrorHandling: false,
-            upgradePipelineHandler: { channel, _ in
-                channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    sync.removeHandler(initial).whenComplete { _ in }
-                    // Reassembles fragmented messages itself: NIO's aggregator cost about 6 % of the
-                    // client's CPU on whole frames, which are all a server usually sends.
-                    try sync.addHandler(FrameHandler(connection: handlerBox, maxMessageSize: 1 << 20))
-                    handlerBox.upgraded(channel)
-                }
-            }
-        )
+        let upgrader = ReplayUpgrader { channel in
+            let sync = channel.pipeline.syncOperations
+            sync.removeHandler(initial).whenComplete { _ in }
+            try sync.addHandler(WebSocketFrameEncoder())
+            try sync.addHandler(FrameHandler(connection: handlerBox, maxFrameSize: 1 << 20, maxMessageSize: 1 << 20))
+            handlerBox.upgraded(channel)
+        }
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
@@ -207,37 +200,56 @@ private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChann
     }
 }
 
-/// Hands data messages to the peer (reassembling fragmented ones), answers pings, and
-/// handles the close handshake.
+/// Takes the upgraded connection's bytes apart into frames (`ReplayFrameDecoder`), hands
+/// data messages to the peer (reassembling fragmented ones), answers pings, and handles
+/// the close handshake.
 private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = WebSocketFrame
 
     let connection: ReplayConnection
     let maxMessageSize: Int
+    private var decoder: ReplayFrameDecoder
     /// A fragmented message being reassembled: its opcode and the bytes so far.
     private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer)?
+    /// Set once the connection failed, so bytes still in hand are ignored.
+    private var failed = false
 
-    init(connection: ReplayConnection, maxMessageSize: Int) {
+    init(connection: ReplayConnection, maxFrameSize: Int, maxMessageSize: Int) {
         self.connection = connection
         self.maxMessageSize = maxMessageSize
+        self.decoder = ReplayFrameDecoder(maxFrameSize: maxFrameSize)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        guard !failed else { return }
+        decoder.append(unwrapInboundIn(data))
+        do {
+            while !failed, let frame = try decoder.next() {
+                handle(frame, context: context)
+            }
+        } catch {
+            fail(context, error)
+        }
+    }
+
+    private func handle(_ frame: ReplayFrameDecoder.Frame, context: ChannelHandlerContext) {
         switch frame.opcode {
         case .binary, .text:
-            guard fragments == nil else { return fail(context, "a new message began inside a fragmented one") }
+            guard fragments == nil else { return fail(context, ReplayError.protocolViolation("a new message began inside a fragmented one")) }
             if frame.fin {
-                deliver(frame.opcode, frame.unmaskedData)
+                deliver(frame.opcode, frame.payload)
             } else {
-                fragments = (frame.opcode, frame.unmaskedData)
+                fragments = (frame.opcode, frame.payload)
             }
         case .continuation:
-            guard var (opcode, buffer) = fragments else { return fail(context, "a continuation frame without a message") }
+            guard let (opcode, started) = fragments else { return fail(context, ReplayError.protocolViolation("a continuation frame without a message")) }
             fragments = nil
-            var more = frame.unmaskedData
-            guard buffer.readableBytes + more.readableBytes <= maxMessageSize else { return fail(context, "a message over \(maxMessageSize) bytes") }
+            var buffer = started
+            var more = frame.payload
+            guard buffer.readableBytes + more.readableBytes <= maxMessageSize else {
+                return fail(context, ReplayError.protocolViolation("a message over \(maxMessageSize) bytes"))
+            }
             buffer.writeBuffer(&more)
             if frame.fin {
                 deliver(opcode, buffer)
@@ -245,10 +257,10 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
                 fragments = (opcode, buffer)
             }
         case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.payload)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
-            var data = frame.unmaskedData
+            var data = frame.payload
             let code = data.readInteger(as: UInt16.self).map(Int.init)
             connection.serverClose(code: code)
         default:
@@ -264,14 +276,14 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func fail(_ context: ChannelHandlerContext, _ reason: String) {
-        connection.reportClosed(code: nil, error: ReplayError.protocolViolation(reason))
+    private func fail(_ context: ChannelHandlerContext, _ error: any Error) {
+        failed = true
+        connection.reportClosed(code: nil, error: error)
         context.close(promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        connection.reportClosed(code: nil, error: error)
-        context.close(promise: nil)
+        fail(context, error)
     }
 }
 
