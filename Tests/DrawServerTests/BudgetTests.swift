@@ -42,7 +42,9 @@ struct BudgetTests {
                 if case .binary(let bytes) = event { relayed += bytes.count / Self.thousandPointFrame.count }
             }
             print("point budget: \(relayed) of 10 back-to-back 1,024-point frames relayed (budget 4,000 points/s)")
-            #expect(relayed == 4, "4,096 points overdraw the 4,000-point budget; relayed \(relayed) frames")
+            // 4,096 points overdraw the budget by 96, which refill in 24 ms: a debug build on
+            // a busy machine may take that long to judge the ten frames, letting one more by.
+            #expect((4...5).contains(relayed), "4,096 points overdraw the 4,000-point budget; relayed \(relayed) frames")
         }
     }
 

@@ -3,14 +3,28 @@ import NIOCore
 /// At the front of a game connection's pipeline, next to the socket: notes when the peer
 /// last sent anything (data, a pong, a ping), so the heartbeat can tell a silent or
 /// black-holed client; keeps the channel's writability and resumes the writer when the
-/// socket becomes writable again; writes the writer's encoded frames straight to the
-/// socket, past the WebSocket encoder and every other handler, since they are already
-/// on-the-wire bytes; and finishes the outbox when the channel goes. It is the writer's
-/// sink: the close handshake goes through the connection's `WebSocketConnectionHandler`.
+/// socket becomes writable again; writes the writer's encoded frames to the socket; and
+/// finishes the outbox when the channel goes. It is the writer's sink: the close handshake
+/// goes through the connection's `WebSocketConnectionHandler`.
+///
+/// The writer's frames are already on-the-wire bytes, so a drain's frames go to the socket
+/// in one `sendmsg` of its own, past NIO's channel write path (which cost about as much
+/// again as the system call's user-side work at 176 x 8). That is safe only while NIO has
+/// nothing of this connection's left to write, or bytes would overtake each other: every
+/// write that goes through NIO (the WebSocket layer's pongs and close frames pass this
+/// handler; the rest of a batch the socket did not take is handed to NIO here) is counted
+/// until it completes, and while any is outstanding the writer's frames queue behind it in
+/// NIO too. NIO keeps handling everything else: a full socket (it waits for `EPOLLOUT` and
+/// reports writability, which stops the drains), errors and the close. The descriptor is
+/// taken once, from `withUnsafeTransportIfAvailable` (asking per write cost a dynamic cast
+/// as dear as the rest of NIO's write path), and dropped at `channelInactive`, which NIO
+/// fires on this loop right after closing it and before any other work runs there, so a
+/// recycled descriptor number is never written to.
 ///
 /// Lives on the connection's event loop; its writer uses it only there, in `drain`.
-final class ConnectionHandler: ChannelInboundHandler, ConnectionWriter.Sink {
+final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
 
     let activity: ActivityMonitor
     let eventLoop: any EventLoop
@@ -22,6 +36,15 @@ final class ConnectionHandler: ChannelInboundHandler, ConnectionWriter.Sink {
     /// channel's own flag costs a call through its protocol and a visit to another object.
     private(set) var isWritable = true
     private var context: ChannelHandlerContext?
+    /// The current drain's frames, sent together at its flush; kept between drains.
+    private var unsent: [ByteBuffer] = []
+    /// Writes handed to NIO and not completed yet. While any is, frames go through NIO too.
+    private var writesInNIO = 0
+    /// The channel's socket while it is open; nil for channels without one (tests).
+    private var socket: NIOBSDSocket.Handle?
+    /// Drains whose frames all went straight to the socket, and those NIO wrote (some or all).
+    private(set) var batchesSentDirectly = 0
+    private(set) var batchesHandedToNIO = 0
 
     init(activity: ActivityMonitor, eventLoop: any EventLoop) {
         self.activity = activity
@@ -31,12 +54,28 @@ final class ConnectionHandler: ChannelInboundHandler, ConnectionWriter.Sink {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         isWritable = context.channel.isWritable
+        if context.channel.isActive { takeSocket(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        takeSocket(context)
+        context.fireChannelActive()
+    }
+
+    private func takeSocket(_ context: ChannelHandlerContext) {
+        socket = try? context.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        socket = nil
+        context.fireChannelInactive()
     }
 
     /// The channel closed: the outbox is finished, so it lets go of the writer, and the
     /// writer goes too (it holds this handler through its sink).
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        socket = nil
         isWritable = false
         writer?.outbox.finish()
         writer = nil
@@ -54,14 +93,60 @@ final class ConnectionHandler: ChannelInboundHandler, ConnectionWriter.Sink {
         context.fireChannelWritabilityChanged()
     }
 
-    /// Writes a frame's bytes to the socket, flushing the batch with its last frame.
+    /// Queues a frame's bytes; with `flush`, the drain's frames go to the socket.
     func write(_ frame: WireFrame, flush: Bool) {
         guard let context else { return }
-        if flush {
-            context.writeAndFlush(NIOAny(frame.bytes), promise: nil)
-        } else {
-            context.write(NIOAny(frame.bytes), promise: nil)
+        unsent.append(frame.bytes)
+        guard flush else { return }
+        defer { unsent.removeAll(keepingCapacity: true) }
+        var first = 0
+        if writesInNIO == 0 {
+            first = sendDirectly()
+            guard first < unsent.count else {
+                batchesSentDirectly &+= 1
+                return
+            }
         }
+        batchesHandedToNIO &+= 1
+        // Behind NIO's own writes, or what the socket did not take: NIO writes it.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        track(written.futureResult)
+        for index in first..<(unsent.count - 1) {
+            context.write(NIOAny(unsent[index]), promise: nil)
+        }
+        context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
+    }
+
+    /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of
+    /// the first buffer not (fully) sent, trimming that one to what is left.
+    private func sendDirectly() -> Int {
+        guard let socket else { return 0 }
+        var first = 0
+        while first < unsent.count {
+            guard var sent = SocketWrite.send(unsent, from: first, to: socket), sent > 0 else { return first }
+            while first < unsent.count, sent >= unsent[first].readableBytes {
+                sent -= unsent[first].readableBytes
+                first += 1
+            }
+            if sent > 0 {
+                unsent[first].moveReaderIndex(forwardBy: sent)
+                return first
+            }
+        }
+        return first
+    }
+
+    /// Counts a write NIO has until it completes, however it completes.
+    private func track(_ write: EventLoopFuture<Void>) {
+        writesInNIO += 1
+        write.assumeIsolated().whenComplete { _ in self.writesInNIO -= 1 }
+    }
+
+    /// The WebSocket layer's own frames (pongs, close frames) on their way to the socket.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let written = promise ?? context.eventLoop.makePromise()
+        track(written.futureResult)
+        context.write(data, promise: written)
     }
 
     func close(_ close: Outbox.Close) {

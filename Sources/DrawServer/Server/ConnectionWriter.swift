@@ -26,7 +26,9 @@ final class ConnectionWriter: @unchecked Sendable {
         var eventLoop: any EventLoop { get }
         /// Whether the socket takes more bytes now.
         var isWritable: Bool { get }
-        /// Writes a frame's bytes; with `flush`, the batch then goes to the socket.
+        /// Writes a frame's bytes; with `flush`, the batch then goes to the socket. A drain
+        /// writes its frames back to back, the last with `flush`, and nothing else writes to
+        /// the connection in between, so a sink may hold a batch until its flush.
         func write(_ frame: WireFrame, flush: Bool)
         /// Starts the close handshake after everything written so far.
         func close(_ close: Outbox.Close)
