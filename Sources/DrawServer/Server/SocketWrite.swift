@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// One `sendmsg` of a run of buffers to a stream socket, for `ConnectionHandler`'s writes
+/// One `send` or `sendmsg` of a run of buffers to a stream socket, for `ConnectionHandler`'s writes
 /// that go past NIO's channel (see there for when that is allowed).
 enum SocketWrite {
     /// The most buffers gathered into one call; the rest are left to the caller.
@@ -18,20 +18,33 @@ enum SocketWrite {
     static func send(_ buffers: [ByteBuffer], from start: Int = 0, to socket: CInt) -> Int? {
         let count = min(buffers.count - start, maxBuffers)
         guard count > 0 else { return 0 }
+        if count == 1 {
+            // Most drains write one frame: `send` spares the kernel copying in a message
+            // header and an iovec array.
+            return buffers[start].withUnsafeReadableBytes { bytes in
+                outcome { Glibc.send(socket, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL)) }
+            }
+        }
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
             gather(buffers, from: start, count: count, into: vectors, at: 0) {
                 var message = msghdr()
                 message.msg_iov = vectors.baseAddress
                 message.msg_iovlen = numericCast(count)
-                while true {
-                    let sent = sendmsg(socket, &message, CInt(MSG_NOSIGNAL))
-                    if sent >= 0 { return sent }
-                    switch errno {
-                    case EINTR: continue
-                    case EAGAIN, EWOULDBLOCK: return 0
-                    default: return nil
-                    }
-                }
+                return outcome { sendmsg(socket, &message, CInt(MSG_NOSIGNAL)) }
+            }
+        }
+    }
+
+    /// Runs a send until it is not interrupted: the bytes sent, 0 for a full socket, nil
+    /// for any other error.
+    private static func outcome(_ send: () -> Int) -> Int? {
+        while true {
+            let sent = send()
+            if sent >= 0 { return sent }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return 0
+            default: return nil
             }
         }
     }
