@@ -6,10 +6,10 @@ import NIOWebSocket
 /// The event loop is the single writer of the connection: drains run there, one after
 /// another, and the WebSocket layer's own frames (pongs, the close handshake) are written
 /// there too, so frames never interleave. Everything queued since the last drain goes
-/// out as one batch with one flush (one `writev`). Frames arrive encoded (`WireFrame`) and
-/// go out as they are; only binary frames queued back to back are merged into one (the
-/// protocol allows a server to merge drawing frames), which happens when a client is
-/// behind.
+/// out as one batch, in one system call (see `ConnectionHandler`). Frames arrive encoded
+/// (`WireFrame`) and go out as they are; only binary frames queued back to back are merged
+/// into one (the protocol allows a server to merge drawing frames), which happens when a
+/// client is behind.
 ///
 /// While the socket is not writable nothing is taken from the outbox, so a client that
 /// stops reading fills its bounded outbox and is closed with 4008, rather than piling
