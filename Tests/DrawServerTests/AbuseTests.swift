@@ -82,6 +82,23 @@ struct AbuseTests {
         }
     }
 
+    /// NIO's upgrader refuses these by closing the connection; a client author gets told why.
+    @Test func badHandshakesAreAnsweredNotDropped() async throws {
+        try await withServer { port in
+            let noKey = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Version: 13\r\n")
+            #expect(noKey.status == 400)
+            let twoKeys = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: a2V5\r\nSec-WebSocket-Key: b3RoZXI=\r\nSec-WebSocket-Version: 13\r\n")
+            #expect(twoKeys.status == 400)
+            let oldVersion = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n")
+            #expect(oldVersion.status == 426)
+            #expect(oldVersion.responseHead.lowercased().contains("sec-websocket-version: 13"))
+            let noVersion = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
+            #expect(noVersion.status == 426)
+            // And a good one still upgrades.
+            #expect(try RawWebSocket(port: port).status == 101)
+        }
+    }
+
     @Test func originsOutsideTheListGet403() async throws {
         try await withServer({ $0.limits.allowedOrigins = ["https://draw.example"] }) { port async throws in
             #expect(try RawWebSocket(port: port, origin: "https://evil.example").status == 403)

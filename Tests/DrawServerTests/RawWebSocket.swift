@@ -9,6 +9,8 @@ final class RawWebSocket {
     let socket: Int32
     /// The HTTP status of the upgrade answer (101 when it became a WebSocket).
     private(set) var status = 0
+    /// The answer's head, status line and header lines.
+    private(set) var responseHead = ""
 
     private var isClosed = false
 
@@ -21,7 +23,9 @@ final class RawWebSocket {
         Glibc.close(socket)
     }
 
-    init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil) throws {
+    /// - Parameter handshake: the `Sec-WebSocket-*` header lines to send instead of a valid key
+    ///   and version 13.
+    init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil, handshake: String? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -30,7 +34,7 @@ final class RawWebSocket {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        request += handshake ?? "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         request += "\r\n"
         write(Array(request.utf8))
@@ -41,6 +45,7 @@ final class RawWebSocket {
             guard recv(socket, &byte, 1, 0) == 1 else { break }
             head.append(byte)
         }
+        responseHead = String(decoding: head, as: UTF8.self)
         let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
         status = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

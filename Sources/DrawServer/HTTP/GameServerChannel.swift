@@ -26,8 +26,9 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
         /// A WebSocket, now served by its pipeline.
         case upgraded
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        /// An upgrade that was refused; answered here with 400 unless its refusal was sent already.
-        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        /// An upgrade that was refused; answered here with 400 unless its refusal was sent
+        /// already, or with what its handshake headers call for.
+        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, HandshakeCheck.Problem?)
     }
 
     struct Value: ServerChildChannelValue {
@@ -94,10 +95,14 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
                 }
             )
             let http1 = self.http1
+            let handshakeCheck = HandshakeCheck()
+            let checked = NIOLoopBound(handshakeCheck, eventLoop: channel.eventLoop)
             let configuration = NIOTypedHTTPServerUpgradeConfiguration<UpgradeResult>(
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        let problem = checked.value.problem
+                        channel.pipeline.syncOperations.removeHandler(checked.value, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
@@ -107,7 +112,7 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
                             wrappingChannelSynchronously: channel,
                             configuration: .init(isOutboundHalfClosureEnabled: true)
                         )
-                        return upgradeAttempted.value ? .failedUpgrade(asyncChannel) : .notUpgraded(asyncChannel)
+                        return upgradeAttempted.value || problem != nil ? .failedUpgrade(asyncChannel, problem) : .notUpgraded(asyncChannel)
                     }
                 }
             )
@@ -119,6 +124,8 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .before(upgradeHandler))
             let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
             result.whenComplete { _ in deadline.cancel() }
             return Value(upgradeResult: result, channel: channel)
@@ -133,8 +140,8 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
                 return
             case .notUpgraded(let http1):
                 await handleHTTP(asyncChannel: http1, logger: logger)
-            case .failedUpgrade(let http1):
-                await Self.refuseUpgrade(http1, logger: logger)
+            case .failedUpgrade(let http1, let problem):
+                await Self.refuseUpgrade(http1, problem: problem, logger: logger)
             }
         } catch let error as ChannelError where error == .inputClosed {
             logger.trace("upgrade failed: input closed")
@@ -144,11 +151,17 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     /// A bare 400 for a refused upgrade (whose own refusal, if any, went out first and
-    /// closed the connection).
-    private static func refuseUpgrade(_ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+    /// closed the connection), or 426 naming the version spoken here.
+    private static func refuseUpgrade(
+        _ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, problem: HandshakeCheck.Problem?, logger: Logger
+    ) async {
+        var head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+        if problem == .unsupportedVersion {
+            head.status = .upgradeRequired
+            head.headerFields[.secWebSocketVersion] = "13"
+        }
         do {
             try await asyncChannel.executeThenClose { _, outbound in
-                let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
                 try await outbound.write(contentsOf: [.head(head), .end(nil)])
             }
         } catch {
