@@ -102,7 +102,6 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let problem = checked.value.problem
-                        channel.pipeline.syncOperations.removeHandler(checked.value, promise: nil)
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
@@ -127,7 +126,11 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
             try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .before(upgradeHandler))
             let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
-            result.whenComplete { _ in deadline.cancel() }
+            result.whenComplete { _ in
+                deadline.cancel()
+                // Upgraded or not, the first request is past: no later byte should pay its hop.
+                channel.pipeline.syncOperations.removeHandler(checked.value, promise: nil)
+            }
             return Value(upgradeResult: result, channel: channel)
         }
     }

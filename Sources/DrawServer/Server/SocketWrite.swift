@@ -1,9 +1,5 @@
 import NIOCore
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One `send` or `sendmsg` of a run of buffers to a stream socket, for `ConnectionHandler`'s writes
 /// that go past NIO's channel (see there for when that is allowed).
