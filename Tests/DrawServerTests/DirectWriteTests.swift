@@ -94,4 +94,45 @@ struct DirectWriteTests {
         #expect(viaNIO > 0, "some drains found the socket full or NIO busy")
         try await channel.close()
     }
+
+    /// What a connection's read burst relays goes out when that burst ends, before the event
+    /// loop reads the next socket, not at the end of the loop's turn: under load a turn reads
+    /// hundreds of sockets, and waiting for all of them was most of a frame's latency.
+    @Test func aReadBurstsRelayedFramesGoOutWhenTheBurstEnds() async throws {
+        var descriptors: [CInt] = [0, 0]
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        defer { close(descriptors[1]) }
+        let flags = fcntl(descriptors[1], F_GETFL)
+        #expect(fcntl(descriptors[1], F_SETFL, flags | O_NONBLOCK) == 0)
+
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
+        let channel = try await ClientBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+            .withConnectedSocket(descriptors[0]).get()
+        let outbox = Outbox(limit: 1 << 20, hardClose: {})
+        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let reader = descriptors[1]
+        let (afterReadComplete, afterSend) = try await eventLoop.submit {
+            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            // As a drawer's frame relayed to this connection during some socket's read burst.
+            _ = outbox.send(WireFrame(.binary, payload: [1, 2, 3]))
+            var chunk = [UInt8](repeating: 0, count: 64)
+            let beforeReadComplete = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+            channel.pipeline.fireChannelReadComplete()
+            let afterReadComplete = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+            return (afterReadComplete, beforeReadComplete)
+        }.get()
+        #expect(afterSend == -1, "nothing is written while the burst is still being read")
+        #expect(afterReadComplete == 5, "the frame (2 bytes of header, 3 of payload) is out when the burst ends")
+        // The drain task queued by the wake-up finds nothing left, and the writer still works.
+        try await eventLoop.submit { _ = outbox.send(WireFrame(.binary, payload: [4])) }.get()
+        try await Task.sleep(for: .milliseconds(20))
+        var chunk = [UInt8](repeating: 0, count: 64)
+        let later = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+        #expect(later == 3)
+        try await channel.close()
+    }
 }

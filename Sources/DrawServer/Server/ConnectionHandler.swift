@@ -87,6 +87,11 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         context.fireChannelRead(data)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.fireChannelReadComplete()
+        writer?.scheduler.drainNow()
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         isWritable = context.channel.isWritable
         if isWritable { writer?.drain() }

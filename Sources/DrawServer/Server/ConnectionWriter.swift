@@ -36,7 +36,7 @@ final class ConnectionWriter: @unchecked Sendable {
 
     let outbox: Outbox
     let maxFrameSize: Int
-    private let scheduler: EventLoopWriteScheduler
+    let scheduler: EventLoopWriteScheduler
     /// On the event loop only.
     private let sink: any Sink
     /// The array drains swap with the outbox's, kept between drains. On the event loop only.

@@ -9,7 +9,13 @@ import Synchronization
 /// pending join it; those woken while it runs get the next one.
 final class EventLoopWriteScheduler: Sendable {
     let eventLoop: any EventLoop
-    private let pending = Mutex<[ConnectionWriter]>([])
+    private let pending = Mutex<Pending>(Pending())
+
+    private struct Pending {
+        var writers: [ConnectionWriter] = []
+        /// Whether a `drainAll` task is queued on the event loop.
+        var taskQueued = false
+    }
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
@@ -17,21 +23,35 @@ final class EventLoopWriteScheduler: Sendable {
 
     /// Queues `writer` for the next drain. Called once per outbox wake-up, from any thread.
     func schedule(_ writer: ConnectionWriter) {
-        let first = pending.withLock { writers in
-            writers.append(writer)
-            return writers.count == 1
+        let queueTask = pending.withLock { pending in
+            pending.writers.append(writer)
+            guard !pending.taskQueued else { return false }
+            pending.taskQueued = true
+            return true
         }
-        if first { eventLoop.execute { self.drainAll() } }
+        if queueTask { eventLoop.execute { self.drainAll() } }
+    }
+
+    /// Drains the writers woken so far, now, on the event loop: called when a connection's
+    /// read burst ends, so what it relayed goes out before the loop reads the next socket
+    /// rather than after every socket of the turn has been read.
+    func drainNow() {
+        for writer in take(endingTask: false) { writer.drain() }
     }
 
     private func drainAll() {
-        let writers = pending.withLock { writers in
+        for writer in take(endingTask: true) { writer.drain() }
+    }
+
+    private func take(endingTask: Bool) -> [ConnectionWriter] {
+        pending.withLock { pending in
+            if endingTask { pending.taskQueued = false }
+            guard !pending.writers.isEmpty else { return [] }
             var taken: [ConnectionWriter] = []
-            taken.reserveCapacity(writers.count)
-            swap(&taken, &writers)
+            taken.reserveCapacity(pending.writers.count)
+            swap(&taken, &pending.writers)
             return taken
         }
-        for writer in writers { writer.drain() }
     }
 }
 
