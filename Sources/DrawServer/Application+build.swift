@@ -39,15 +39,12 @@ func buildApplication(
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }
 
+    // Each route's `WebSocketReceiver` enforces its own frame and message limit: the echo
+    // route's is big enough for the testsuite's messages.
     let limits = configuration.limits
-    let maxMessage = max(limits.maxBinaryFrameBytes, limits.maxTextFrameBytes)
-    // The echo route needs room for the testsuite's big messages; /ws enforces its own
-    // limit per message (WebSocketReceiver).
-    let maxFrame = limits.conformanceEcho ? max(maxMessage, limits.conformanceMaxMessageBytes) : maxMessage
     let webSocketServer = HTTPServerBuilder { responder in
         GameServerChannel(
             responder: responder,
-            maxFrameSize: maxFrame,
             route: { head, channel in runtime.webSocketRoute(head, channel: channel) },
             negotiateExtensions: { headers in
                 limits.permessageDeflate ? PerMessageDeflateOffer.response(to: headers[canonicalForm: "sec-websocket-extensions"].map(String.init)) : nil

@@ -40,12 +40,12 @@ struct GameConnectionTests {
     }
 
     @Test func aDrawingFrameIsHandledAtOnceUnlessAMessageBeforeItWaits() async throws {
-        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire)
         #expect(try errorRefs() == ["binary"])  // judged where it was read: "say hello first"
 
         // A text message goes to the inbox's task; the drawing frame after it waits its turn.
-        try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"rooms"}"#))
-        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"rooms"}"#).wire)
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire)
         var refs: [String] = []
         for _ in 0..<500 where refs.count < 2 {
             refs += try errorRefs()
@@ -56,11 +56,11 @@ struct GameConnectionTests {
     }
 
     @Test func pingsAreAnsweredAndTheCloseHandshakeEndsTheConnection() throws {
-        try channel.writeInbound(WebSocketReceiverTests.frame(.ping, [7]))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.ping, [7]).wire)
         let pong = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(pong?.opcode == .pong && pong?.data == ByteBuffer(bytes: [7]))
 
-        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]).wire)
         let close = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(close?.opcode == .connectionClose && close?.data.getInteger(at: 0, as: UInt16.self) == 1000)
         channel.embeddedEventLoop.run()
@@ -68,7 +68,7 @@ struct GameConnectionTests {
     }
 
     @Test func aProtocolViolationClosesWithItsCode() throws {
-        try channel.writeInbound(WebSocketReceiverTests.frame(.binary, masked: false))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary, masked: false).wire)
         let close = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 1002)
         channel.embeddedEventLoop.run()
@@ -81,10 +81,10 @@ struct GameConnectionTests {
         let close = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 4003)
         // Messages that arrive meanwhile are not handled.
-        try channel.writeInbound(WebSocketReceiverTests.frame(.binary))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire)
         #expect(try errorRefs().isEmpty)
         #expect(channel.isActive)
-        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x0F, 0xA3]))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x0F, 0xA3]).wire)
         channel.embeddedEventLoop.run()
         #expect(!channel.isActive)
     }
@@ -97,13 +97,13 @@ struct GameConnectionTests {
     }
 
     @Test func nothingIsWrittenAfterTheCloseFrameTheLayerSent() throws {
-        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]))
+        try channel.writeInbound(WebSocketReceiverTests.frame(.connectionClose, [0x03, 0xE8]).wire)
         #expect(outbox.isClosing)
         #expect(!outbox.send(WireFrame(.text, payload: [0x7B, 0x7D])))
     }
 
     @Test func framesBeforeHelloSpendTheFrameBudget() throws {
-        for _ in 0..<130 { try channel.writeInbound(WebSocketReceiverTests.frame(.binary)) }
+        for _ in 0..<130 { try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire) }
         let refs = try errorRefs()
         // 120 frames a second: the rest are refused (one throttled notice), not answered one by one.
         #expect(refs.count < 125)
@@ -140,7 +140,7 @@ struct GameConnectionCleanUpTests {
             game.connection = NIOLoopBound(handler, eventLoop: channel.eventLoop)
             weakGame = game
             weakHandler = handler
-            try channel.writeInbound(WebSocketReceiverTests.frame(.binary, rsv1: true, WebSocketReceiverTests.deflated([1, 2, 3])))
+            try channel.writeInbound(WebSocketReceiverTests.frame(.binary, rsv1: true, WebSocketReceiverTests.deflated([1, 2, 3])).wire)
             _ = try channel.close().wait()
             channel.embeddedEventLoop.run()
         }

@@ -7,14 +7,11 @@ import Testing
 /// The server's WebSocket protocol, frame by frame, without sockets.
 @Suite("WebSocket receiver")
 struct WebSocketReceiverTests {
-    static func frame(_ opcode: WebSocketOpcode, fin: Bool = true, masked: Bool = true, rsv1: Bool = false, rsv2: Bool = false, _ bytes: [UInt8] = [0x05]) -> WebSocketFrame {
-        let key: WebSocketMaskingKey? = masked ? WebSocketMaskingKey([1, 2, 3, 4]) : nil
-        var data = ByteBuffer(bytes: bytes)
-        if let key { data.webSocketMask(key) }
-        return WebSocketFrame(fin: fin, rsv1: rsv1, rsv2: rsv2, opcode: opcode, maskKey: key, data: data)
+    static func frame(_ opcode: WebSocketOpcode, fin: Bool = true, masked: Bool = true, rsv1: Bool = false, rsv2: Bool = false, _ bytes: [UInt8] = [0x05]) -> WebSocketReceiver.Frame {
+        WebSocketReceiver.Frame(fin: fin, rsv1: rsv1, rsv2: rsv2, opcode: opcode, isMasked: masked, payload: ByteBuffer(bytes: bytes))
     }
 
-    static func text(_ string: String, fin: Bool = true) -> WebSocketFrame { frame(.text, fin: fin, Array(string.utf8)) }
+    static func text(_ string: String, fin: Bool = true) -> WebSocketReceiver.Frame { frame(.text, fin: fin, Array(string.utf8)) }
 
     /// Raw deflate with a sync flush and the 4-byte tail removed, as a permessage-deflate
     /// client sends a message.
@@ -50,7 +47,7 @@ struct WebSocketReceiverTests {
     }
 
     @Test func protocolViolationsCloseWithTheirCodes() {
-        func first(_ frames: [WebSocketFrame], maxMessageBytes: Int = 100, deflate: Bool = false) -> WebSocketReceiver.Action {
+        func first(_ frames: [WebSocketReceiver.Frame], maxMessageBytes: Int = 100, deflate: Bool = false) -> WebSocketReceiver.Action {
             var receiver = WebSocketReceiver(maxMessageBytes: maxMessageBytes, deflate: deflate)
             for frame in frames.dropLast() { _ = receiver.receive(frame) }
             return receiver.receive(frames[frames.count - 1])
@@ -94,6 +91,53 @@ struct WebSocketReceiverTests {
         #expect(serverCloses.receive(Self.frame(.text, [0xFF])) == .none)
         #expect(serverCloses.receive(Self.frame(.connectionClose, [0x03, 0xE8])) == .closeConnection)
         #expect(serverCloses.state == .closed)
+    }
+
+    /// Every action the bytes call for, fed `step` bytes at a time.
+    static func actions(_ bytes: ByteBuffer, step: Int, maxMessageBytes: Int = 100) -> [WebSocketReceiver.Action] {
+        var receiver = WebSocketReceiver(maxMessageBytes: maxMessageBytes, deflate: false)
+        var actions: [WebSocketReceiver.Action] = []
+        var rest = bytes
+        while let piece = rest.readSlice(length: min(step, rest.readableBytes)), piece.readableBytes > 0 {
+            receiver.append(piece)
+            while let action = receiver.nextAction() { actions.append(action) }
+        }
+        return actions
+    }
+
+    @Test func framesAreParsedFromTheBytesHoweverTheyAreSplit() {
+        let long = (0..<300).map { UInt8($0 & 0xFF) }
+        var stream = Self.frame(.binary, [1, 2]).wire
+        for frame in [Self.text("he", fin: false), Self.frame(.ping, [9]), Self.frame(.continuation, Array("llo".utf8)), Self.frame(.binary, long), Self.frame(.pong)] {
+            var bytes = frame.wire
+            stream.writeBuffer(&bytes)
+        }
+        let expected: [WebSocketReceiver.Action] = [
+            .message(.binary(ByteBuffer(bytes: [1, 2]))), .pong(ByteBuffer(bytes: [9])),
+            .message(.text(ByteBuffer(string: "hello"))), .message(.binary(ByteBuffer(bytes: long))),
+        ]
+        for step in [1, 2, 5, 6, 7, 100, stream.readableBytes] {
+            #expect(Self.actions(stream, step: step, maxMessageBytes: 1_000) == expected, "split every \(step) bytes")
+        }
+    }
+
+    @Test func unreadableOrOversizedFramesCloseAndWhatFollowsIsIgnored() {
+        func actions(_ bytes: [UInt8]) -> [WebSocketReceiver.Action] {
+            var stream = ByteBuffer(bytes: bytes)
+            var after = Self.frame(.binary, [1]).wire
+            stream.writeBuffer(&after)
+            return Self.actions(stream, step: stream.readableBytes)
+        }
+        // A length over the limit fails before the payload arrives; so does a 64-bit length.
+        #expect(actions([0x82, 0xFE, 0x00, 0x65]) == [.fail(code: 1009, reason: "frame too big")])
+        #expect(actions([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0]) == [.fail(code: 1009, reason: "frame too big")])
+        #expect(actions([0x09, 0x80, 1, 2, 3, 4]) == [.fail(code: 1002, reason: "fragmented control frame")])
+        #expect(actions([0x89, 0xFE, 0x00, 0x7E]) == [.fail(code: 1002, reason: "control frame over 125 bytes")])
+        // A frame exactly at the limit is fine, and the next one is read.
+        var atLimit = Self.frame(.binary, Array(repeating: 7, count: 100)).wire
+        var next = Self.frame(.binary, [1]).wire
+        atLimit.writeBuffer(&next)
+        #expect(Self.actions(atLimit, step: 3) == [.message(.binary(ByteBuffer(bytes: Array(repeating: 7, count: 100)))), .message(.binary(ByteBuffer(bytes: [1])))])
     }
 
     @Test func compressedMessagesAreInflatedWithinTheLimit() {
@@ -225,5 +269,23 @@ struct UTF8ValidatorTests {
         // A message that ends inside a code point is invalid.
         var truncated = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
         #expect(truncated.receive(WebSocketReceiverTests.frame(.text, [0x61, 0xCE])) == .fail(code: 1007, reason: "text is not valid UTF-8"))
+    }
+}
+
+extension WebSocketReceiver.Frame {
+    /// The frame as a client sends it, masked with [1, 2, 3, 4] when it is masked.
+    var wire: ByteBuffer {
+        var bytes: [UInt8] = [(fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | (rsv2 ? 0x20 : 0) | (rsv3 ? 0x10 : 0) | UInt8(webSocketOpcode: opcode)]
+        let mask: UInt8 = isMasked ? 0x80 : 0
+        let count = payload.readableBytes
+        switch count {
+        case ..<126: bytes.append(mask | UInt8(count))
+        case ..<65_536: bytes += [mask | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
+        default: bytes += [mask | 127] + (0..<8).reversed().map { UInt8((count >> ($0 * 8)) & 0xFF) }
+        }
+        let key: [UInt8] = [1, 2, 3, 4]
+        if isMasked { bytes += key }
+        bytes += Array(payload.readableBytesView).enumerated().map { isMasked ? $0.element ^ key[$0.offset % 4] : $0.element }
+        return ByteBuffer(bytes: bytes)
     }
 }

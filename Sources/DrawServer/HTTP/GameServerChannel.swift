@@ -37,8 +37,6 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     let responder: HTTPChannelHandler.Responder
-    /// The largest frame the decoder takes (the routes check their own message limits).
-    let maxFrameSize: Int
     /// Decides an upgrade request on the connection's event loop: where it goes, or nil to
     /// refuse it (having written its own refusal, or leaving it to the 400).
     let route: @Sendable (HTTPRequestHead, any Channel) -> Route?
@@ -55,14 +53,12 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder,
-        maxFrameSize: Int,
         route: @escaping @Sendable (HTTPRequestHead, any Channel) -> Route?,
         negotiateExtensions: @escaping @Sendable (HTTPHeaders) -> String?,
         serve: @escaping @Sendable (Route, Bool, any Channel) throws -> Void,
         firstRequestTimeout: TimeAmount = .seconds(10)
     ) {
         self.responder = Self.upgradeRedirectingResponder(responder)
-        self.maxFrameSize = maxFrameSize
         self.route = route
         self.negotiateExtensions = negotiateExtensions
         self.serve = serve
@@ -74,8 +70,7 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             // Decided once: deciding spends the address's connection budget.
             let decided = NIOLoopBoundBox<Route?>(nil, eventLoop: channel.eventLoop)
-            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
-                maxFrameSize: maxFrameSize,
+            let upgrader = WebSocketUpgrader<UpgradeResult>(
                 shouldUpgrade: { [route, negotiateExtensions] channel, head in
                     upgradeAttempted.value = true
                     decided.value = route(head, channel)

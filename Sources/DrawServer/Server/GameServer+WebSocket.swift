@@ -16,7 +16,7 @@ extension GameServer {
         let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
         let session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
-        let receiver = WebSocketReceiver(maxMessageBytes: maxMessageBytes, deflate: deflate)
+        let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
 
         let admission = register(session.connection, outbox: outbox, ip: ip)
         guard admission != .tooManyFromAddress else {

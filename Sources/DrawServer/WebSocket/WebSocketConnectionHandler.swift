@@ -13,14 +13,14 @@ protocol WebSocketService: AnyObject {
     func connectionClosed()
 }
 
-/// The WebSocket protocol of one upgraded connection, on its event loop, after NIO's frame
-/// decoder: answers pings, runs the close handshake, closes with the right code when the
+/// The WebSocket protocol of one upgraded connection, on its event loop, from the bytes the
+/// socket read (its `WebSocketReceiver` parses them): answers pings, runs the close handshake, closes with the right code when the
 /// peer breaks the protocol, and hands whole messages to its service.
 ///
 /// No task waits on the connection: an idle connection is its channel, its handlers and
 /// its session, nothing more. The service pauses reading when it has messages in hand.
 final class WebSocketConnectionHandler: ChannelDuplexHandler {
-    typealias InboundIn = WebSocketFrame
+    typealias InboundIn = ByteBuffer
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
@@ -55,19 +55,22 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch receiver.receive(unwrapInboundIn(data)) {
-        case .none:
-            break
-        case .message(let message):
-            service.received(message, on: self)
-        case .pong(let payload):
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
-        case .answerClose(let code):
-            writeCloseThenClose(context: context, code: code, reason: "")
-        case .closeConnection:
-            context.close(promise: nil)
-        case .fail(let code, let reason):
-            writeCloseThenClose(context: context, code: code, reason: reason)
+        receiver.append(unwrapInboundIn(data))
+        while let action = receiver.nextAction() {
+            switch action {
+            case .none:
+                break
+            case .message(let message):
+                service.received(message, on: self)
+            case .pong(let payload):
+                context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
+            case .answerClose(let code):
+                writeCloseThenClose(context: context, code: code, reason: "")
+            case .closeConnection:
+                context.close(promise: nil)
+            case .fail(let code, let reason):
+                writeCloseThenClose(context: context, code: code, reason: reason)
+            }
         }
     }
 
@@ -82,7 +85,7 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Decoder errors were answered with their close code by NIO's protocol error handler.
+        // Socket errors: protocol violations were answered with their close code above.
         context.close(promise: nil)
     }
 

@@ -2,13 +2,16 @@ import NIOCore
 import NIOWebSocket
 
 /// The receiving side of a server WebSocket (RFC 6455, and RFC 7692's permessage-deflate)
-/// as a state machine: decoded frames in, whole messages and what to answer out. It does
+/// as a state machine: the bytes read in, whole messages and what to answer out. It does
 /// no I/O; `WebSocketConnectionHandler` feeds it on the connection's event loop and
 /// carries out what it returns.
 ///
-/// Frames have been through NIO's decoder, which already refuses frames over the size
-/// limit, fragmented control frames and control payloads over 125 bytes.
+/// `WebSocketFrameParser` splits the bytes into frames and refuses frames over the message
+/// limit, fragmented control frames and control payloads over 125 bytes; the rest of the
+/// protocol is judged here, frame by frame.
 struct WebSocketReceiver {
+    typealias Frame = WebSocketFrameParser.Frame
+
     enum Message: Equatable {
         /// Valid UTF-8.
         case text(ByteBuffer)
@@ -45,10 +48,38 @@ struct WebSocketReceiver {
     /// The UTF-8 check of an uncompressed text message, fragment by fragment.
     private var utf8 = UTF8Validator()
     private var inflater: MessageInflater?
+    private var parser: WebSocketFrameParser
 
+    /// A frame can be no bigger than a message: a compressed one is refused over the limit too.
     init(maxMessageBytes: Int, deflate: Bool) {
         self.maxMessageBytes = maxMessageBytes
         self.deflate = deflate
+        parser = WebSocketFrameParser(maxFrameSize: maxMessageBytes)
+    }
+
+    /// Adds bytes read from the connection.
+    mutating func append(_ bytes: ByteBuffer) {
+        guard state != .closed else { return }
+        parser.append(bytes)
+    }
+
+    /// What the next frames in hand call for, or nil once they are all handled (or the
+    /// connection is done with, when the rest is never looked at).
+    mutating func nextAction() -> Action? {
+        while state != .closed {
+            let frame: Frame?
+            do {
+                frame = try parser.next()
+            } catch {
+                return fail(error.code, error.reason)
+            }
+            guard let frame else { return nil }
+            let action = receive(frame)
+            if case .none = action { continue }
+            return action
+        }
+        parser.discard()
+        return nil
     }
 
     /// The server starts the close handshake.
@@ -56,30 +87,31 @@ struct WebSocketReceiver {
         if state == .open { state = .closing }
     }
 
-    mutating func receive(_ frame: WebSocketFrame) -> Action {
+    /// One frame's part in the protocol.
+    mutating func receive(_ frame: Frame) -> Action {
         switch state {
         case .open: break
         // Waiting for the answer to the server's close, only that answer matters (and no
         // second close frame may be sent).
-        case .closing: return frame.opcode == .connectionClose ? receiveClose(frame.unmaskedData) : .none
+        case .closing: return frame.opcode == .connectionClose ? receiveClose(frame.payload) : .none
         case .closed: return .none
         }
-        guard frame.maskKey != nil else { return fail(1002, "client frames must be masked") }
+        guard frame.isMasked else { return fail(1002, "client frames must be masked") }
         guard !frame.rsv2, !frame.rsv3 else { return fail(1002, "reserved bits set") }
         switch frame.opcode {
         case .ping:
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
-            return .pong(frame.unmaskedData)
+            return .pong(frame.payload)
         case .pong:
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
             return .none
         case .connectionClose:
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
-            return receiveClose(frame.unmaskedData)
+            return receiveClose(frame.payload)
         case .text, .binary:
             guard partial == nil else { return fail(1002, "a new message began inside a fragmented one") }
             guard !frame.rsv1 || deflate else { return fail(1002, "reserved bits set") }
-            let data = frame.unmaskedData
+            let data = frame.payload
             if frame.opcode == .text && !frame.rsv1 {
                 utf8 = UTF8Validator()
                 guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
@@ -93,7 +125,7 @@ struct WebSocketReceiver {
             guard var message = partial else { return fail(1002, "continuation frame outside a message") }
             guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
             partial = nil
-            var data = frame.unmaskedData
+            var data = frame.payload
             if message.opcode == .text && !message.compressed {
                 guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
             }
