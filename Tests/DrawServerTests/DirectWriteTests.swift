@@ -30,6 +30,18 @@ struct DirectWriteTests {
         }
     }
 
+    /// A `ConnectionHandler` alone in the pipeline of a channel on `descriptor`.
+    static func connectionHandler(on descriptor: CInt) async throws -> (any EventLoop, ConnectionHandler, any Channel) {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
+        let channel = try await ClientBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
+            }
+            .withConnectedSocket(descriptor).get()
+        return (eventLoop, handler, channel)
+    }
+
     @Test func framesKeepTheirOrderWhileTheSocketFillsAndNIOTakesOverAndHandsBack() async throws {
         var descriptors: [CInt] = [0, 0]
         #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
@@ -38,13 +50,7 @@ struct DirectWriteTests {
         setsockopt(descriptors[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
         defer { close(descriptors[1]) }
 
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
-        let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
-        let channel = try await ClientBootstrap(group: eventLoop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-            }
-            .withConnectedSocket(descriptors[0]).get()
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
 
         // Rounds of drains (1 to 4 frames of 300 to 3,000 bytes, the last flushed, as
         // `ConnectionWriter.drain` writes them) with, now and then between two drains, a
@@ -105,13 +111,7 @@ struct DirectWriteTests {
         let flags = fcntl(descriptors[1], F_GETFL)
         #expect(fcntl(descriptors[1], F_SETFL, flags | O_NONBLOCK) == 0)
 
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
-        let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
-        let channel = try await ClientBootstrap(group: eventLoop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
-            }
-            .withConnectedSocket(descriptors[0]).get()
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
         let outbox = Outbox(limit: 1 << 20, hardClose: {})
         let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
         let reader = descriptors[1]
