@@ -6,7 +6,9 @@ import Synchronization
 /// A room relaying a frame to seven players wakes each player's writer; the writers on
 /// the same event loop share one scheduled task instead of one each, so a fan-out costs
 /// at most one cross-thread wake-up per event loop. Writers woken while that task is
-/// pending join it; those woken while it runs get the next one.
+/// pending join it; those woken while it runs get the next one. Writers woken by a read on
+/// the loop itself do not wait for the task: the reading connection's handler drains them
+/// when its read burst ends (`drainNow`), and the task then finds nothing left.
 final class EventLoopWriteScheduler: Sendable {
     let eventLoop: any EventLoop
     private let pending = Mutex<Pending>(Pending())

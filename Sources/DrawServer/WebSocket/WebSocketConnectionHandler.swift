@@ -14,8 +14,9 @@ protocol WebSocketService: AnyObject {
 }
 
 /// The WebSocket protocol of one upgraded connection, on its event loop, from the bytes the
-/// socket read (its `WebSocketReceiver` parses them): answers pings, runs the close handshake, closes with the right code when the
-/// peer breaks the protocol, and hands whole messages to its service.
+/// socket read (its `WebSocketReceiver` parses them): answers pings, runs the close
+/// handshake, closes with the right code when the peer breaks the protocol, and hands whole
+/// messages to its service.
 ///
 /// No task waits on the connection: an idle connection is its channel, its handlers and
 /// its session, nothing more. The service pauses reading when it has messages in hand.
