@@ -15,6 +15,8 @@ struct CrashDrillTests {
         var tokens: [String] = ["", ""]
         let names = ["Drawer", "Guesser"]
         var code = ""
+        /// One line per round, printed when the drill fails, so a failure says what the room saw.
+        var trace: [String] = []
 
         /// Connects (resuming when tokens are known) and plays until `deadline`.
         /// Returns the room's state for the next round and how many players resumed.
@@ -47,10 +49,20 @@ struct CrashDrillTests {
             var drawerIndex: Int?
             var turnStarted = ContinuousClock.now
             var x: Int32 = 10
+            var seen: [String: Int] = [:]
+            var guesses = 0
+            var lastPhase = "?"
+            let started = ContinuousClock.now
+            defer {
+                let counts = seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                trace.append("resumed \(resumed), \(ContinuousClock.now - started) of play, phase \(lastPhase), guesses \(guesses), seen \(counts)")
+            }
             while ContinuousClock.now < deadline {
                 for (i, client) in clients.enumerated() {
                     while let event = await client.nextEvent(within: 0.005) {
                         guard case .json(.object(let message)) = event, case .string(let type)? = message["t"] else { continue }
+                        seen[type, default: 0] += 1
+                        if type == "room", let phase = message["phase"]?.stringValue { lastPhase = phase }
                         switch type {
                         case "choose":
                             client.send(#"{"t":"choose","index":0}"#)
@@ -78,6 +90,7 @@ struct CrashDrillTests {
                     clients[drawer].send(binary: strokeBytes(from: Point(x: x, y: 20), to: Point(x: x + 5, y: 300)))
                     if let word, ContinuousClock.now - turnStarted > .milliseconds(250) {
                         clients[1 - drawer].send(#"{"t":"guess","text":"\#(word)"}"#)
+                        guesses += 1
                     }
                 }
                 try await Task.sleep(for: .milliseconds(15))
@@ -135,7 +148,10 @@ struct CrashDrillTests {
         }
         print("crash drill: \(Self.kills) SIGKILLs, integrity_check ok \(checks) times, \(committedTurns.count) finished turns and \(committedGames.count) games kept, \(resumedTotal) resumes")
         #expect(checks == Self.kills)
-        #expect(committedTurns.count >= Self.kills, "turns finished during the drill: \(committedTurns.count)")
+        #expect(committedTurns.count >= Self.kills, """
+            turns finished during the drill: \(committedTurns.count)
+            \(rooms.enumerated().map { "room \($0.offset):\n  " + $0.element.trace.joined(separator: "\n  ") }.joined(separator: "\n"))
+            """)
         #expect(resumedTotal > 0, "players resumed with their tokens after restarts")
     }
 
