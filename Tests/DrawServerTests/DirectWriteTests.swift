@@ -1,6 +1,8 @@
 import Dispatch
+import Foundation
 import NIOCore
 import NIOPosix
+import NIOWebSocket
 import Testing
 @testable import DrawServer
 #if canImport(Glibc)
@@ -28,6 +30,30 @@ struct DirectWriteTests {
                 continuation.resume(returning: received)
             }
         }
+    }
+
+    /// Runs `body` on a thread of its own and waits for it (`DispatchQueue.sync` would run it
+    /// on this one, and the global queue's threads may all be busy reading).
+    static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        done.wait()
+    }
+
+    /// Reads what arrives on a non-blocking descriptor until `count` bytes came or 5 seconds
+    /// passed: a drain task runs when the shared event loop gets to it.
+    static func readSoon(_ count: Int, from descriptor: CInt) async throws -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while received.count < count, ContinuousClock.now < deadline {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if got > 0 { received += chunk[0..<got] } else { try await Task.sleep(for: .milliseconds(2)) }
+        }
+        return received
     }
 
     /// A `ConnectionHandler` alone in the pipeline of a channel on `descriptor`.
@@ -117,8 +143,12 @@ struct DirectWriteTests {
         let reader = descriptors[1]
         let (afterReadComplete, afterSend) = try await eventLoop.submit {
             handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
-            // As a drawer's frame relayed to this connection during some socket's read burst.
-            _ = outbox.send(WireFrame(.binary, payload: [1, 2, 3]))
+            // A frame queued from another thread (a room timer, a text message's task): its
+            // drain task is queued behind this one.
+            Self.onAnotherThread { _ = outbox.send(WireFrame(.binary, payload: [1, 2])) }
+            // A drawer's frame relayed to this connection during some socket's read burst
+            // queues behind it rather than overtaking it.
+            _ = outbox.send(WireFrame(.binary, payload: [3]))
             var chunk = [UInt8](repeating: 0, count: 64)
             let beforeReadComplete = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
             channel.pipeline.fireChannelReadComplete()
@@ -126,13 +156,136 @@ struct DirectWriteTests {
             return (afterReadComplete, beforeReadComplete)
         }.get()
         #expect(afterSend == -1, "nothing is written while the burst is still being read")
-        #expect(afterReadComplete == 5, "the frame (2 bytes of header, 3 of payload) is out when the burst ends")
+        #expect(afterReadComplete == 5, "both frames, merged (2 bytes of header, 3 of payload), are out when the burst ends")
         // The drain task queued by the wake-up finds nothing left, and the writer still works.
         try await eventLoop.submit { _ = outbox.send(WireFrame(.binary, payload: [4])) }.get()
-        try await Task.sleep(for: .milliseconds(20))
-        var chunk = [UInt8](repeating: 0, count: 64)
-        let later = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
-        #expect(later == 3)
+        #expect(try await Self.readSoon(3, from: reader) == [0x82, 1, 4])
+        try await channel.close()
+    }
+
+    /// A frame relayed on the recipient's own event loop while nothing of the recipient's is
+    /// waiting goes to its socket within `Outbox.send`: no queueing, no drain. Frames queued
+    /// before it, or sent from another thread, still wait for a drain, in order.
+    @Test func aFrameForAnIdleConnectionOnItsOwnLoopIsSentAtOnce() async throws {
+        var descriptors: [CInt] = [0, 0]
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        defer { close(descriptors[1]) }
+        let flags = fcntl(descriptors[1], F_GETFL)
+        #expect(fcntl(descriptors[1], F_SETFL, flags | O_NONBLOCK) == 0)
+
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
+        let outbox = Outbox(limit: 1 << 20, hardClose: {})
+        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let reader = descriptors[1]
+        func readNow() -> [UInt8] {
+            var chunk = [UInt8](repeating: 0, count: 64)
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+            return got > 0 ? Array(chunk[0..<got]) : []
+        }
+        let (atOnce, queued) = try await eventLoop.submit {
+            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            _ = outbox.send(WireFrame(.binary, payload: [1, 2, 3]))
+            let atOnce = readNow()
+            Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
+            _ = outbox.send(WireFrame(.binary, payload: [4]))
+            return (atOnce, readNow())
+        }.get()
+        #expect(atOnce == [0x82, 3, 1, 2, 3], "the frame is on the socket as soon as it is sent")
+        #expect(outbox.immediateSends == 1)
+        #expect(queued.isEmpty, "frames behind a queued one wait for its drain")
+        #expect(try await Self.readSoon(6, from: reader) == [0x81, 1, 0x61, 0x82, 1, 4], "the drain task sends them in order")
+        // Idle again: the next frame on the loop goes at once.
+        let again = try await eventLoop.submit {
+            _ = outbox.send(WireFrame(.binary, payload: [5]))
+            return readNow()
+        }.get()
+        #expect(again == [0x82, 1, 5])
+        // Off the loop, a frame always queues.
+        let offLoop = outbox.send(WireFrame(.binary, payload: [6]))
+        #expect(offLoop)
+        #expect(try await Self.readSoon(3, from: reader) == [0x82, 1, 6])
+        #expect(outbox.immediateSends == 2)
+        try await channel.close()
+    }
+
+    /// Frames sent to an outbox on the connection's loop (at once, or queued when something
+    /// waits), from other threads (queued, drained at read-burst ends or by the loop's task)
+    /// and pongs through the pipeline, with a socket that keeps filling up: every frame
+    /// arrives whole, and the outbox's frames in the order they were sent.
+    @Test func framesSentAtOnceQueuedOrThroughNIONeverOvertakeOrSplitEachOther() async throws {
+        var descriptors: [CInt] = [0, 0]
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        var small: CInt = 8_192
+        setsockopt(descriptors[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+        setsockopt(descriptors[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+        defer { close(descriptors[1]) }
+
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
+        let outbox = Outbox(limit: 1 << 26, hardClose: {})
+        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        try await eventLoop.submit {
+            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+        }.get()
+
+        enum Way { case onLoop, otherThread, pipeline, readComplete }
+        var generator = SystemRandomNumberGenerator()
+        var rounds: [[(way: Way, frame: WireFrame?)]] = []
+        // Each payload starts with its frame's number; pongs' numbers have the top bit set.
+        var sent: [UInt32] = []
+        var pongs: [UInt32] = []
+        var total = 0
+        for round in 0..<40 {
+            var writes: [(way: Way, frame: WireFrame?)] = []
+            for index in 0..<40 {
+                let way: Way = [.onLoop, .onLoop, .onLoop, .otherThread, .pipeline, .readComplete].randomElement(using: &generator) ?? .onLoop
+                guard way != .readComplete else {
+                    writes.append((way, nil))
+                    continue
+                }
+                let number = UInt32(round * 40 + index) | (way == .pipeline ? 1 << 31 : 0)
+                let length = Int.random(in: 20...3_000, using: &generator)
+                let payload = withUnsafeBytes(of: number.bigEndian, Array.init) + (4..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+                // Text frames: queued binary frames would be merged.
+                let frame = WireFrame(.text, payload: payload)
+                writes.append((way, frame))
+                total += frame.bytes.readableBytes
+                if way == .pipeline { pongs.append(number) } else { sent.append(number) }
+            }
+            rounds.append(writes)
+        }
+        let (count, reader) = (total, descriptors[1])
+        let reading = Task { await Self.read(count, from: reader) }
+        for writes in rounds {
+            try await eventLoop.submit {
+                for write in writes {
+                    switch write.way {
+                    case .onLoop: if let frame = write.frame { outbox.send(frame) }
+                    case .otherThread: if let frame = write.frame { Self.onAnotherThread { outbox.send(frame) } }
+                    case .pipeline: if let frame = write.frame { channel.writeAndFlush(frame.bytes, promise: nil) }
+                    case .readComplete: channel.pipeline.fireChannelReadComplete()
+                    }
+                }
+            }.get()
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let received = await reading.value
+        #expect(received.count == total)
+        var parser = WebSocketFrameParser(maxFrameSize: 1 << 20)
+        var buffer = ByteBuffer()
+        buffer.writeBytes(received)
+        parser.append(buffer)
+        var numbers: [UInt32] = []
+        while let frame = try parser.next() {
+            #expect(frame.opcode == .text && frame.fin && !frame.isMasked)
+            numbers.append(frame.payload.getInteger(at: frame.payload.readerIndex, as: UInt32.self) ?? 0)
+        }
+        // A pong may go out between queued frames; everything else keeps its order.
+        #expect(numbers.filter { $0 & (1 << 31) != 0 } == pongs)
+        #expect(numbers.filter { $0 & (1 << 31) == 0 } == sent, "the outbox's frames arrived whole and in order")
+        #expect(numbers.count == pongs.count + sent.count)
+        let viaNIO = try await eventLoop.submit { handler.batchesHandedToNIO }.get()
+        #expect(outbox.immediateSends > 0, "some frames went at once")
+        #expect(viaNIO > 0, "some frames found the socket full or NIO busy")
         try await channel.close()
     }
 }

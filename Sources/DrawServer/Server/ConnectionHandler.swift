@@ -21,6 +21,10 @@ import NIOCore
 /// after closing it and before any other work runs there, so a recycled descriptor number is
 /// never written to.
 ///
+/// The same holds for frames a room sends at once (`Outbox.allowImmediateSends`): this handler
+/// allows them only while nothing of the connection's waits in NIO and the socket is writable,
+/// and withdraws that, on this loop, whenever either changes or the socket closes.
+///
 /// Lives on the connection's event loop; its writer uses it only there, in `drain`.
 final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     typealias InboundIn = NIOAny
@@ -29,7 +33,12 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     let activity: ActivityMonitor
     let eventLoop: any EventLoop
     /// Set once the writer exists.
-    var writer: ConnectionWriter?
+    var writer: ConnectionWriter? {
+        didSet {
+            publishedImmediate = nil
+            publishImmediateSends()
+        }
+    }
     /// Set with the writer; sends the close handshake.
     var webSocket: WebSocketConnectionHandler?
     /// The channel's writability, kept here because every drain asks for it: reading the
@@ -45,6 +54,8 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// Drains whose frames all went straight to the socket, and those NIO wrote (some or all).
     private(set) var batchesSentDirectly = 0
     private(set) var batchesHandedToNIO = 0
+    /// The socket the outbox was last told it may send to at once.
+    private var publishedImmediate: CInt?
 
     init(activity: ActivityMonitor, eventLoop: any EventLoop) {
         self.activity = activity
@@ -64,10 +75,12 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
 
     private func takeSocket(_ context: ChannelHandlerContext) {
         socket = try? context.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
+        publishImmediateSends()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         socket = nil
+        publishImmediateSends()
         context.fireChannelInactive()
     }
 
@@ -77,6 +90,7 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         self.context = nil
         socket = nil
         isWritable = false
+        publishImmediateSends()
         writer?.outbox.finish()
         writer = nil
         webSocket = nil
@@ -94,6 +108,7 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         isWritable = context.channel.isWritable
+        publishImmediateSends()
         if isWritable { writer?.drain() }
         context.fireChannelWritabilityChanged()
     }
@@ -122,6 +137,26 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
+    /// The rest of a frame the outbox sent only part of: NIO writes it, and while it does,
+    /// frames queue behind it.
+    func writeRemainder(_ rest: ByteBuffer) {
+        guard let context else { return }
+        batchesHandedToNIO &+= 1
+        let written = context.eventLoop.makePromise(of: Void.self)
+        track(written.futureResult)
+        context.writeAndFlush(NIOAny(rest), promise: written)
+    }
+
+    /// Tells the outbox whether it may send frames straight to the socket now: while the
+    /// channel is open and writable and NIO has nothing of this connection's to write. Called
+    /// whenever one of those changes, on this loop.
+    private func publishImmediateSends() {
+        let allowed = isWritable && writesInNIO == 0 && context != nil ? socket : nil
+        guard allowed != publishedImmediate, let outbox = writer?.outbox else { return }
+        publishedImmediate = allowed
+        outbox.allowImmediateSends(to: allowed)
+    }
+
     /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of
     /// the first buffer not (fully) sent, trimming that one to what is left.
     private func sendDirectly() -> Int {
@@ -144,7 +179,11 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// Counts a write NIO has until it completes, however it completes.
     private func track(_ write: EventLoopFuture<Void>) {
         writesInNIO += 1
-        write.assumeIsolated().whenComplete { _ in self.writesInNIO -= 1 }
+        publishImmediateSends()
+        write.assumeIsolated().whenComplete { _ in
+            self.writesInNIO -= 1
+            self.publishImmediateSends()
+        }
     }
 
     /// The WebSocket layer's own frames (pongs, close frames) on their way to the socket.

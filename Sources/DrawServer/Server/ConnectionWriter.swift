@@ -30,6 +30,9 @@ final class ConnectionWriter: @unchecked Sendable {
         /// writes its frames back to back, the last with `flush`, and nothing else writes to
         /// the connection in between, so a sink may hold a batch until its flush.
         func write(_ frame: WireFrame, flush: Bool)
+        /// Writes the rest of a frame the outbox sent only part of (see
+        /// `Outbox.allowImmediateSends`), before anything else. Called outside drains.
+        func writeRemainder(_ rest: ByteBuffer)
         /// Starts the close handshake after everything written so far.
         func close(_ close: Outbox.Close)
     }
@@ -54,6 +57,11 @@ final class ConnectionWriter: @unchecked Sendable {
     /// The outbox got work while no drain was requested: drain on the next event-loop turn.
     func workArrived() {
         scheduler.schedule(self)
+    }
+
+    /// Writes the rest of a frame the outbox sent only part of. On the event loop only.
+    func writeRemainder(_ rest: ByteBuffer) {
+        sink.writeRemainder(rest)
     }
 
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket

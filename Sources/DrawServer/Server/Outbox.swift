@@ -1,4 +1,5 @@
 import CoreMetrics
+import Glibc
 import NIOCore
 import Synchronization
 
@@ -23,17 +24,27 @@ final class Outbox: Sendable {
     }
 
     fileprivate struct State: Sendable {
-        var frames: [WireFrame] = []
+        // The fields `send` reads on every frame come first, next to the lock.
         var bytes = 0
-        var close: Close?
-        var finished = false
         /// True from the first frame queued after a drain until the writer takes the batch:
         /// a drain is scheduled, or waits for the socket to become writable again.
         var drainRequested = false
+        var finished = false
+        /// Where a frame may go at once (see `allowImmediateSends`).
+        var immediate: Immediate?
+        var immediateSends = 0
+        var frames: [WireFrame] = []
+        var close: Close?
         /// Woken (outside the lock) when work arrives and no drain is requested yet. Held
         /// strongly and let go by `finish`, so waking it costs no weak-reference load on
         /// the hot path; the connection's handler finishes the outbox when the channel goes.
         var writer: ConnectionWriter?
+    }
+
+    /// A socket that takes frames at once, and the thread that may send to it.
+    struct Immediate: Sendable {
+        var socket: CInt
+        var thread: pthread_t
     }
 
     let limit: Int
@@ -64,28 +75,85 @@ final class Outbox: Sendable {
         if pending { writer.workArrived() }
     }
 
-    /// Queues a frame; false when the connection is closing or the frame overflowed the queue.
+    /// Queues a frame, or sends it at once when it may (see `allowImmediateSends`); false
+    /// when the connection is closing or the frame overflowed the queue.
     @discardableResult
     func send(_ frame: WireFrame) -> Bool {
-        let (accepted, overflowed, wake) = state.withLock { s -> (Bool, Bool, ConnectionWriter?) in
-            guard s.close == nil, !s.finished else { return (false, false, nil) }
+        let outcome = state.withLock { s -> SendOutcome in
+            guard s.close == nil, !s.finished else { return .refused }
             guard s.bytes + frame.bytes.readableBytes <= limit else {
                 s.frames.removeAll()
                 s.bytes = 0
                 s.close = Close(code: 4008, reason: "too slow to read: reconnect with your token")
-                return (false, true, s.requestDrain())
+                return .overflowed(wake: s.requestDrain())
+            }
+            // Nothing queued (`bytes` says so without touching the array's storage), no drain
+            // requested, and on the connection's event loop: nothing can be overtaken.
+            if s.bytes == 0, !s.drainRequested, let immediate = s.immediate, pthread_equal(immediate.thread, pthread_self()) != 0,
+               let sent = frame.bytes.withUnsafeReadableBytes({ SocketWrite.send($0, to: immediate.socket) }), sent > 0 {
+                s.immediateSends &+= 1
+                guard sent < frame.bytes.readableBytes else { return .sent }
+                // The socket took part of the frame. NIO writes the rest, and frames queue
+                // until the handler allows immediate sends again.
+                s.immediate = nil
+                var rest = frame.bytes
+                rest.moveReaderIndex(forwardBy: sent)
+                return .sentPartly(rest: rest, writer: s.writer)
             }
             s.frames.append(frame)
             s.bytes += frame.bytes.readableBytes
-            return (true, false, s.requestDrain())
+            return .queued(wake: s.requestDrain())
         }
-        wake?.workArrived()
-        if overflowed {
+        switch outcome {
+        case .sent:
+            return true
+        case .queued(let wake):
+            wake?.workArrived()
+            return true
+        case .sentPartly(let rest, let writer):
+            guard let writer else {
+                // Cannot happen (immediate sends are allowed only while a writer is set), but a
+                // stream missing the end of a frame must not go on.
+                hardClose()
+                return false
+            }
+            writer.writeRemainder(rest)
+            return true
+        case .refused:
+            return false
+        case .overflowed(let wake):
+            wake?.workArrived()
             onOverflow()
             scheduleHardClose()
+            return false
         }
-        return accepted
     }
+
+    private enum SendOutcome {
+        case sent
+        case sentPartly(rest: ByteBuffer, writer: ConnectionWriter?)
+        case queued(wake: ConnectionWriter?)
+        case refused
+        case overflowed(wake: ConnectionWriter?)
+    }
+
+    /// Lets `send`, when called on this thread (the connection's event loop) while nothing is
+    /// queued, write a frame straight to `socket` instead of queueing it for a drain; nil
+    /// stops that. The connection's handler allows it only while nothing of the connection's
+    /// waits anywhere else (no write in NIO, a writable socket), so bytes keep their order; it
+    /// stops it when that changes and when the socket closes, on the same thread, so a
+    /// recycled descriptor number is never written to. A room relaying a drawer's frame on
+    /// the loop that read it thus sends to each idle recipient with no queueing, wake-up or
+    /// drain, touching no connection object but this one.
+    func allowImmediateSends(to socket: CInt?) {
+        let thread = pthread_self()
+        state.withLock { s in
+            s.immediate = s.finished ? nil : socket.map { Immediate(socket: $0, thread: thread) }
+        }
+    }
+
+    /// How many frames went to the socket at once.
+    var immediateSends: Int { state.withLock { $0.immediateSends } }
 
     func sendText(_ bytes: [UInt8]) { send(WireFrame(.text, payload: bytes)) }
 
@@ -109,6 +177,7 @@ final class Outbox: Sendable {
         // channel's handlers.
         let writer = state.withLock { s -> ConnectionWriter? in
             s.finished = true
+            s.immediate = nil
             s.frames.removeAll()
             s.bytes = 0
             return s.writer.take()
@@ -140,6 +209,7 @@ final class Outbox: Sendable {
             if s.close != nil {
                 // The caller, the writer itself, holds it until the drain ends.
                 s.finished = true
+                s.immediate = nil
                 s.writer = nil
             }
             return true

@@ -17,9 +17,7 @@ enum SocketWrite {
         if count == 1 {
             // Most drains write one frame: `send` spares the kernel copying in a message
             // header and an iovec array.
-            return buffers[start].withUnsafeReadableBytes { bytes in
-                outcome { Glibc.send(socket, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL)) }
-            }
+            return buffers[start].withUnsafeReadableBytes { send($0, to: socket) }
         }
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
             gather(buffers, from: start, count: count, into: vectors, at: 0) {
@@ -29,6 +27,12 @@ enum SocketWrite {
                 return outcome { sendmsg(socket, &message, CInt(MSG_NOSIGNAL)) }
             }
         }
+    }
+
+    /// Writes `bytes` with one `send`: how many bytes the kernel took, 0 when the socket's
+    /// send buffer is full, nil for any other failure. Never raises SIGPIPE.
+    static func send(_ bytes: UnsafeRawBufferPointer, to socket: CInt) -> Int? {
+        outcome { Glibc.send(socket, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL)) }
     }
 
     /// Runs a send until it is not interrupted: the bytes sent, 0 for a full socket, nil
