@@ -72,7 +72,7 @@ extension RoomSnapshot {
 }
 
 extension WordBag: Equatable {
-    public static func == (a: WordBag, b: WordBag) -> Bool { a.words == b.words && a.remaining == b.remaining }
+    public static func == (a: WordBag, b: WordBag) -> Bool { a.words == b.words && a.pending == b.pending }
 }
 
 extension Room {

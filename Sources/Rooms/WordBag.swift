@@ -4,25 +4,36 @@
 /// drawn, then the bag is refilled and reshuffled. Offering the same word twice in a short
 /// game is the quickest way to make it feel broken, and pure random choice does that often.
 /// All randomness comes from the caller's generator, so a seeded game draws the same words.
-public struct WordBag: Sendable, Codable {
+public struct WordBag: Sendable {
     /// Every distinct word in the bag, in the order given.
     public let words: [String]
-    /// Words left before the next refill; drawn from the end.
-    private var pending: [String]
+    /// Positions in `words` of the words left before the next refill; drawn from the end.
+    /// Positions rather than the words themselves, so a room's snapshot copies and stores
+    /// the bag cheaply (see `WordBag+Coding.swift`).
+    var pending: [UInt16]
 
     /// - Parameter words: candidates; repeats (same `GuessNormalizer.normalize` form) and
     ///   words that normalise to nothing are dropped, keeping the first spelling.
     public init(words: [String], rng: inout some RandomNumberGenerator) {
         var seen = Set<String>()
         var unique: [String] = []
-        for word in words {
+        for word in words where unique.count < Self.maxWords {
             let key = GuessNormalizer.normalize(word)
             guard !key.isEmpty, seen.insert(key).inserted else { continue }
             unique.append(word)
         }
         self.words = unique
-        pending = unique
+        pending = unique.indices.map { UInt16($0) }
         rng.shuffle(&pending)
+    }
+
+    /// A bag's words are numbered with 16 bits. Rooms hold at most the English list plus
+    /// `WordList.maxCustomWords`, far fewer.
+    static let maxWords = Int(UInt16.max)
+
+    init(words: [String], pending: [UInt16]) {
+        self.words = words
+        self.pending = pending
     }
 
     /// Number of distinct words.
@@ -37,14 +48,14 @@ public struct WordBag: Sendable, Codable {
     /// those words still come up once during the new cycle.
     public mutating func draw(_ count: Int, rng: inout some RandomNumberGenerator) -> [String] {
         let wanted = min(max(count, 0), words.count)
-        var picked: [String] = []
+        var picked: [UInt16] = []
         picked.reserveCapacity(wanted)
         while picked.count < wanted {
             if pending.isEmpty { refill(excluding: picked, rng: &rng) }
             guard let word = pending.popLast() else { break }
             picked.append(word)
         }
-        return picked
+        return picked.map { words[Int($0)] }
     }
 
     /// Chooses the bag for a new game from the room's settings.
@@ -63,9 +74,9 @@ public struct WordBag: Sendable, Codable {
         return WordBag(words: WordList.english + custom, rng: &rng)
     }
 
-    private mutating func refill(excluding picked: [String], rng: inout some RandomNumberGenerator) {
+    private mutating func refill(excluding picked: [UInt16], rng: inout some RandomNumberGenerator) {
         let held = Set(picked)
-        var fresh = words.filter { !held.contains($0) }
+        var fresh = words.indices.map { UInt16($0) }.filter { !held.contains($0) }
         rng.shuffle(&fresh)
         var deferred = picked
         rng.shuffle(&deferred)

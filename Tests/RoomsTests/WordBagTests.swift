@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Rooms
 
@@ -109,5 +110,81 @@ struct WordBagTests {
         let mixed = WordBag.forGame(settingsCustomWords: ["Moon Cake", "CAT"], customOnly: false, rng: &rng)
         #expect(mixed.count == WordList.english.count + 1)
         #expect(mixed.words.contains("Moon Cake"))
+    }
+}
+
+/// The bag's draws for a seed are part of a replayable game: they must not change when
+/// its storage does. These were recorded with the bag that kept its words as strings.
+struct WordBagStabilityTests {
+    @Test func drawsForASeedAreUnchanged() {
+        var rng = SeededRandom(seed: 77)
+        var bag = WordBag(words: (0..<7).map { "w\($0)" }, rng: &rng)
+        let small = (0..<6).map { _ in bag.draw(3, rng: &rng).joined(separator: " ") }.joined(separator: " | ")
+        var englishRNG = SeededRandom(seed: 5)
+        var english = WordBag(words: WordList.english, rng: &englishRNG)
+        let large = (0..<4).map { _ in english.draw(3, rng: &englishRNG).joined(separator: ",") }.joined(separator: " | ")
+        #expect(small == "w3 w1 w2 | w6 w5 w0 | w4 w0 w3 | w2 w1 w5 | w6 w4 w0 | w1 w5 w3")
+        #expect(large == "sink,jacket,foot | party hat,cloud,nurse | playground,magician,stapler | speaker,laundry basket,fried egg")
+    }
+}
+
+/// A bag is stored in every room snapshot: compactly, and readable from older snapshots.
+struct WordBagCodingTests {
+    func roundTrip(_ bag: WordBag) throws -> (WordBag, String) {
+        let json = String(decoding: try JSONEncoder().encode(bag), as: UTF8.self)
+        return (try JSONDecoder().decode(WordBag.self, from: Data(json.utf8)), json)
+    }
+
+    @Test func theEnglishListIsStoredByNameAndTheOrderAsPositions() throws {
+        var rng = SeededRandom(seed: 3)
+        var bag = WordBag.forGame(settingsCustomWords: [], customOnly: false, rng: &rng)
+        _ = bag.draw(3, rng: &rng)
+        let (decoded, json) = try roundTrip(bag)
+        #expect(decoded == bag)
+        #expect(!json.contains("\"words\""))
+        #expect(json.contains(#""list":"en""#))
+        #expect(json.utf8.count < 2_000, "\(json.utf8.count) bytes")
+        // The restored bag goes on with the same words.
+        var a = bag, b = decoded
+        var rngA = rng, rngB = rng
+        #expect(a.draw(9, rng: &rngA) == b.draw(9, rng: &rngB))
+    }
+
+    @Test func customWordsAreStoredWithTheBag() throws {
+        var rng = SeededRandom(seed: 3)
+        var bag = WordBag.forGame(settingsCustomWords: ["Moon Cake", "kite", "Ünïcode \"quoted\""], customOnly: true, rng: &rng)
+        _ = bag.draw(1, rng: &rng)
+        let (decoded, json) = try roundTrip(bag)
+        #expect(decoded == bag)
+        #expect(json.contains("Moon Cake"))
+        #expect(decoded.remaining == 2)
+    }
+
+    @Test func snapshotsFromEarlierServersStillDecode() throws {
+        let json = #"{"words":["cat","dog","sun"],"pending":["sun","cat"]}"#
+        var bag = try JSONDecoder().decode(WordBag.self, from: Data(json.utf8))
+        #expect(bag.words == ["cat", "dog", "sun"])
+        #expect(bag.remaining == 2)
+        var rng = SeededRandom(seed: 1)
+        #expect(bag.draw(2, rng: &rng) == ["cat", "sun"])
+    }
+
+    @Test func unreadableBagsAreRejectedNotTrusted() {
+        for json in [
+            #"{"words":["cat","dog"],"order":"AAUAAQ=="}"#,  // position 5 of 2 words
+            #"{"words":["cat","dog"],"order":"AAE"}"#,       // not base64 of whole positions
+            #"{"words":["cat","dog"],"order":"!!"}"#,
+            #"{"list":"fr","listFingerprint":"0","order":""}"#,
+            #"{"words":["cat"],"pending":["dog"]}"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(json)") { try JSONDecoder().decode(WordBag.self, from: Data(json.utf8)) }
+        }
+    }
+
+    @Test func aBagStoredAgainstAnotherEnglishListStartsAFreshCycle() throws {
+        let json = #"{"list":"en","listFingerprint":"not-this-list","order":"AAE="}"#
+        let bag = try JSONDecoder().decode(WordBag.self, from: Data(json.utf8))
+        #expect(bag.words == WordList.english)
+        #expect(bag.remaining == WordList.english.count)
     }
 }
