@@ -117,6 +117,33 @@ struct ModeratorTests {
         }
     }
 
+    /// A session keeps the room it draws in until room membership changes: a drawer whose
+    /// room a moderator closed mid-turn is told so by its next frame, which reaches no one.
+    @Test func aDrawerWhoseRoomWasClosedIsRefusedAtTheNextFrame() async throws {
+        try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [bob])
+            ada.send(#"{"t":"start"}"#)
+            let choosing = try await ada.next("room") { $0["phase"]?.stringValue == "choosing" }
+            let (drawer, guesser) = choosing["drawer"]?.stringValue == ada.playerID ? (ada, bob) : (bob, ada)
+            drawer.send(#"{"t":"choose","index":0}"#)
+            try await drawer.next("turn")
+            let stroke = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 90, y: 90))
+            drawer.send(binary: stroke)
+            #expect(try await guesser.nextBinary() == stroke)
+
+            #expect(try await HTTP.request("DELETE", port: port, path: "/api/rooms/\(code)", token: Self.token).status == 204)
+            try await drawer.next("closed")
+            drawer.send(binary: stroke)
+            let error = try await drawer.next("error")
+            #expect(error["code"]?.stringValue == "not_drawer")
+            #expect(error["message"]?.stringValue == "you are not drawing in a room")
+        }
+    }
+
     @Test func metricsAndProbes() async throws {
         try await withServer { port async throws in
             let ada = TestClient.connect(port: port)

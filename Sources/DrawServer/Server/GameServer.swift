@@ -34,6 +34,10 @@ final class GameServer: Sendable {
     }
 
     private let directory: Mutex<Directory>
+    /// Bumped, under the directory's lock, by every change that may move a player to
+    /// another room or remove a room, so a session can keep using the room it draws in
+    /// until then (`room(of:)`) instead of looking it up per drawing frame.
+    private let membershipVersion = Atomic<Int>(0)
     private let connectionCounter = Atomic<UInt64>(0)
 
     init(configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics()) {
@@ -114,7 +118,7 @@ final class GameServer: Sendable {
     /// 4001, sends `welcome`, and puts a seated player back in its room.
     func hello(name: String, token: String?, connection: ConnectionID, outbox: Outbox) async -> Result<PlayerID, ProtocolError> {
         let now = clock.now
-        let outcome: Result<(Welcome, Outbox?, RoomActor?), ProtocolError> = directory.withLock { d in
+        let outcome: Result<(Welcome, Outbox?, RoomActor?), ProtocolError> = changingMembership { d in
             d.lobby.hello(name: name, token: token, connection: connection, now: now).map { welcome in
                 d.greeted.insert(connection)
                 let replaced = welcome.replaced.flatMap { d.outboxes[$0] }
@@ -137,7 +141,7 @@ final class GameServer: Sendable {
     /// The connection closed: the player keeps its seat for the grace period.
     func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox, ip: String) async {
         let now = clock.now
-        let (room, count): (RoomActor?, Int) = directory.withLock { d in
+        let (room, count): (RoomActor?, Int) = changingMembership { d in
             if d.outboxes[connection] === outbox {
                 d.outboxes[connection] = nil
                 d.addresses.closed(from: ip)
@@ -161,11 +165,11 @@ final class GameServer: Sendable {
     // MARK: - Called by room actors (synchronously, never across an await)
 
     func seated(_ player: PlayerID, in code: RoomCode) {
-        directory.withLock { $0.lobby.seated(player, in: code) }
+        changingMembership { $0.lobby.seated(player, in: code) }
     }
 
     func released(_ player: PlayerID, from code: RoomCode) {
-        directory.withLock { $0.lobby.released(player, from: code) }
+        changingMembership { $0.lobby.released(player, from: code) }
     }
 
     func update(_ summary: RoomSummary) {
@@ -176,21 +180,41 @@ final class GameServer: Sendable {
     }
 
     func roomClosed(_ code: RoomCode) {
-        directory.withLock { d in
+        changingMembership { d in
             d.rooms[code] = nil
             d.lobby.removeRoom(code)
+        }
+    }
+
+    /// `directory.withLock` for changes that may move a player between rooms or remove a
+    /// room: bumps `membershipVersion` before the lock is released.
+    private func changingMembership<T>(_ body: (inout Directory) -> T) -> T {
+        directory.withLock { d in
+            defer { membershipVersion.wrappingAdd(1, ordering: .releasing) }
+            return body(&d)
+        }
+    }
+
+    /// The version of room membership now; a room found by `roomAndVersion(of:)` at this
+    /// version is still the player's room.
+    var currentMembershipVersion: Int { membershipVersion.load(ordering: .acquiring) }
+
+    /// The player's room and the membership version it was found at.
+    func roomAndVersion(of player: PlayerID) -> (room: RoomActor?, version: Int) {
+        directory.withLock { d in
+            (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, membershipVersion.load(ordering: .relaxed))
         }
     }
 
     // MARK: - Lookups
 
     func withLobby<T>(_ body: (inout Lobby) -> T) -> T {
-        directory.withLock { body(&$0.lobby) }
+        changingMembership { body(&$0.lobby) }
     }
 
     /// The lobby, live rooms and connections under the lock; `body` must not block or await.
     func withDirectory<T>(_ body: (inout Directory) -> T) -> T {
-        directory.withLock { body(&$0) }
+        changingMembership { body(&$0) }
     }
 
     func room(_ code: RoomCode) -> RoomActor? {
@@ -210,7 +234,7 @@ final class GameServer: Sendable {
 
     /// Creates a room actor under a fresh code (the caller then joins it).
     func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<RoomActor, ProtocolError> {
-        directory.withLock { d in
+        changingMembership { d in
             d.lobby.newRoom(by: player).map { reserved in
                 let room = Room(
                     code: reserved.code, name: name, isPublic: isPublic, settings: settings,
@@ -229,7 +253,7 @@ final class GameServer: Sendable {
     func restore(_ stored: StoredState) async {
         let now = clock.now
         var actors: [RoomActor] = []
-        directory.withLock { d in
+        changingMembership { d in
             for player in stored.players {
                 d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
             }
