@@ -31,7 +31,9 @@ extension GameServer {
         let connection = session.connection
         let timers = ConnectionTimers(
             eventLoop: eventLoop, limits: limits, outbox: outbox, activity: activity,
-            hasSaidHello: { [weak self] in self?.hasSaidHello(connection) ?? false }, hardClose: hardClose
+            // Strong, like the session's own reference: a weak one would give the server a
+            // side table, and every retain of it would take the slow path.
+            hasSaidHello: { self.hasSaidHello(connection) }, hardClose: hardClose
         )
         let game = GameConnection(session: session, eventLoop: eventLoop, timers: timers)
         let webSocket = WebSocketConnectionHandler(receiver: receiver, service: game)

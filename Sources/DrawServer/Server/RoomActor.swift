@@ -255,13 +255,16 @@ actor RoomActor {
             return
         }
         let instant = server.clock.instant(of: deadline)
-        timer = Task { [weak self] in
+        // Holds the actor strongly (at most until the deadline, or until the timer is
+        // cancelled, as when the room closes): a weak reference would give the actor a side
+        // table, and every retain of it, one per drawing frame, would take the slow path.
+        timer = Task {
             do {
                 try await Task.sleep(until: instant, clock: .continuous)
             } catch {
                 return
             }
-            await self?.fire()
+            await self.fire()
         }
     }
 
