@@ -34,16 +34,10 @@ struct CrashDrillTests {
                 if welcome["resumed"]?.boolValue == true { resumed += 1 }
                 tokens[i] = client.token
             }
-            // After a restart the players are still seated if their room was committed.
-            if resumed < 2 || code.isEmpty {
-                for client in clients where code.isEmpty == false {
-                    client.send(#"{"t":"leave"}"#)
-                }
-                clients[0].send(#"{"t":"create","public":false,"settings":{"rounds":10,"drawTimeSec":30}}"#)
-                code = try await clients[0].next("room")["code"]?.stringValue ?? ""
-                clients[1].send(#"{"t":"join","code":"\#(code)"}"#)
-                try await clients[1].next("room")
-            }
+            // After a restart the players are still seated if their room was committed. A
+            // resumed player whose seat was not (killed before the room's batch was written)
+            // hears `not_in_room` below, and the pair is seated anew.
+            if resumed < 2 || code.isEmpty { try await seatAnew(clients) }
             for client in clients { client.send(#"{"t":"ready","ready":true}"#) }
             var word: String?
             var drawerIndex: Int?
@@ -52,6 +46,7 @@ struct CrashDrillTests {
             var seen: [String: Int] = [:]
             var guesses = 0
             var lastPhase = "?"
+            var lostSeat = false
             let started = ContinuousClock.now
             defer {
                 let counts = seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
@@ -62,6 +57,8 @@ struct CrashDrillTests {
                     while let event = await client.nextEvent(within: 0.005) {
                         guard case .json(.object(let message)) = event, case .string(let type)? = message["t"] else { continue }
                         seen[type, default: 0] += 1
+                        if type == "error", let text = message["message"]?.stringValue { seen["error: " + text, default: 0] += 1 }
+                        if type == "error", message["code"]?.stringValue == "not_in_room" { lostSeat = true }
                         if type == "room", let phase = message["phase"]?.stringValue { lastPhase = phase }
                         switch type {
                         case "choose":
@@ -85,6 +82,13 @@ struct CrashDrillTests {
                         }
                     }
                 }
+                if lostSeat {
+                    lostSeat = false
+                    seen["seated anew", default: 0] += 1
+                    try await seatAnew(clients)
+                    (word, drawerIndex) = (nil, nil)
+                    for client in clients { client.send(#"{"t":"ready","ready":true}"#) }
+                }
                 if let drawer = drawerIndex {
                     x = x >= 780 ? 10 : x + 7
                     clients[drawer].send(binary: strokeBytes(from: Point(x: x, y: 20), to: Point(x: x + 5, y: 300)))
@@ -96,6 +100,18 @@ struct CrashDrillTests {
                 try await Task.sleep(for: .milliseconds(15))
             }
             return resumed
+        }
+
+        /// Both players leave whatever room they are in, the first creates a new one, the
+        /// second joins it.
+        private mutating func seatAnew(_ clients: [TestClient]) async throws {
+            for client in clients where !code.isEmpty { client.send(#"{"t":"leave"}"#) }
+            clients[0].send(#"{"t":"create","public":false,"settings":{"rounds":10,"drawTimeSec":30}}"#)
+            let previous = code
+            code = try await clients[0].next("room") { $0["code"]?.stringValue != previous }["code"]?.stringValue ?? ""
+            clients[1].send(#"{"t":"join","code":"\#(code)"}"#)
+            let joined = code
+            try await clients[1].next("room") { $0["code"]?.stringValue == joined }
         }
     }
 
