@@ -134,6 +134,10 @@ struct ModeratorTests {
             let stroke = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 90, y: 90))
             drawer.send(binary: stroke)
             #expect(try await guesser.nextBinary() == stroke)
+            let metrics = try await HTTP.get(port: port, path: "/metrics").text
+            #expect(metrics.contains(#"drawserver_messages_in_total{kind="binary"} 1"#))
+            #expect(metrics.contains(#"drawserver_messages_out_total{kind="binary"} 1"#))
+            #expect(metrics.contains(#"drawserver_bytes_out_total{kind="binary"} \#(stroke.count)"#))
 
             #expect(try await HTTP.request("DELETE", port: port, path: "/api/rooms/\(code)", token: Self.token).status == 204)
             try await drawer.next("closed")

@@ -4,7 +4,9 @@ import Rooms
 
 /// The server's Prometheus metrics, created once per application from its own registry
 /// (no global metrics system), so tests can run several servers in one process.
-struct ServerMetrics: Sendable {
+///
+/// A class, so handing it around copies no counters (a struct of them costs a retain each).
+final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let connections: CoreMetrics.Gauge
     let roomsByPhase: [GamePhase: CoreMetrics.Gauge]
@@ -19,6 +21,10 @@ struct ServerMetrics: Sendable {
     let dbBatchChanges: CoreMetrics.Recorder
     let dbCommitTime: CoreMetrics.Timer
     let dbStrokeFrames: CoreMetrics.Counter
+    /// The `binary` counters of the four families above, looked up once: drawing frames
+    /// count them on the hot path.
+    private let binaryIn: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
+    private let binaryOut: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
 
     /// Inbound kinds: every client message type, `binary`, and `invalid` for text that did not decode.
     static let inboundKinds = ["hello", "rooms", "create", "join", "quickplay", "leave", "invite", "settings", "ready", "start",
@@ -54,6 +60,19 @@ struct ServerMetrics: Sendable {
         dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
         dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
         dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)
+        binaryIn = (messagesIn["binary"], bytesIn["binary"])
+        binaryOut = (messagesOut["binary"], bytesOut["binary"])
+    }
+
+    func receivedBinary(bytes: Int) {
+        binaryIn.messages?.increment()
+        binaryIn.bytes?.increment(by: bytes)
+    }
+
+    func sentBinary(bytes: Int, count: Int) {
+        guard count > 0 else { return }
+        binaryOut.messages?.increment(by: count)
+        binaryOut.bytes?.increment(by: bytes * count)
     }
 
     func received(_ kind: String, bytes: Int) {

@@ -51,7 +51,7 @@ struct ClientSession: Sendable {
 
     /// A drawing frame, from the event loop or from the connection's inbox task.
     func receive(binary buffer: ByteBuffer) {
-        server.metrics.received("binary", bytes: buffer.readableBytes)
+        server.metrics.receivedBinary(bytes: buffer.readableBytes)
         receiveBinary(buffer, receivedAt: .now)
     }
 
@@ -95,7 +95,9 @@ struct ClientSession: Sendable {
 
     /// A drawing frame, on whichever thread read it: the room judges and relays it at once.
     func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) {
-        let now = server.clock.now
+        // One reading of the clock for the budget, the room and the charge: a frame is
+        // handled within microseconds of its arrival.
+        let now = server.clock.timestamp(of: receivedAt)
         // Every drawing frame spends from the frame budget, also the ones refused below for
         // want of a hello or a room: otherwise those could flood the server unchecked.
         let (allowed, player, cached) = shared.state.withLock { s in (s.limiter.allowFrame(now: now), s.player, s.drawingRoom) }
@@ -114,8 +116,8 @@ struct ClientSession: Sendable {
         guard let room = drawingRoom(of: player, cached: cached) else {
             return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
-        let points = room.draw(buffer, from: player, receivedAt: receivedAt)
-        withLimiter { $0.charge(points: points, now: server.clock.now) }
+        let points = room.draw(buffer, from: player, receivedAt: receivedAt, now: now)
+        withLimiter { $0.charge(points: points, now: now) }
     }
 
     /// The player's room: the one it last drew in while room membership has not changed

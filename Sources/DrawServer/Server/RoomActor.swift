@@ -104,8 +104,12 @@ actor RoomActor {
     /// refused), for the sender's budget.
     @discardableResult
     nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
-        let now = server.clock.now
-        return state.withLock { s in
+        draw(frame, from: player, receivedAt: receivedAt, now: server.clock.timestamp(of: receivedAt))
+    }
+
+    /// `draw` at `now`, the game time of `receivedAt`, which the caller already has.
+    nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> Int {
+        state.withLock { s in
             let generation = s.room.canvasGeneration
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
             switch outcome {
@@ -129,7 +133,7 @@ actor RoomActor {
                     }
                     server.store.roomChanged(s.room.snapshot(now: now))
                 }
-                server.metrics.sent("binary", bytes: frame.readableBytes, count: recipients)
+                server.metrics.sentBinary(bytes: frame.readableBytes, count: recipients)
                 server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
                 return points
             case .rejected(let error):

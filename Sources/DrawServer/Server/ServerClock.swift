@@ -4,8 +4,11 @@ import Rooms
 struct ServerClock: Sendable {
     private let origin = ContinuousClock.now
 
-    var now: Timestamp {
-        let elapsed = ContinuousClock.now - origin
+    var now: Timestamp { timestamp(of: .now) }
+
+    /// The game time of an instant already read, such as when a frame arrived.
+    func timestamp(of instant: ContinuousClock.Instant) -> Timestamp {
+        let elapsed = instant - origin
         return Timestamp(milliseconds: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 
