@@ -57,10 +57,12 @@ struct DirectWriteTests {
     }
 
     /// A `ConnectionHandler` alone in the pipeline of a channel on `descriptor`.
-    static func connectionHandler(on descriptor: CInt) async throws -> (any EventLoop, ConnectionHandler, any Channel) {
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    static func connectionHandler(on descriptor: CInt, eventLoop: (any EventLoop)? = nil) async throws -> (any EventLoop, ConnectionHandler, any Channel) {
+        let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
         let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
         let channel = try await ClientBootstrap(group: eventLoop)
+            // As Hummingbird's server channels.
+            .channelOption(.allowRemoteHalfClosure, value: true)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handler) }
             }
@@ -129,38 +131,52 @@ struct DirectWriteTests {
 
     /// What a connection's read burst relays goes out when that burst ends, before the event
     /// loop reads the next socket, not at the end of the loop's turn: under load a turn reads
-    /// hundreds of sockets, and waiting for all of them was most of a frame's latency.
+    /// hundreds of sockets, and waiting for all of them was most of a frame's latency. The
+    /// reading connection's own frames wait for the loop's task (see `drainNow`).
     @Test func aReadBurstsRelayedFramesGoOutWhenTheBurstEnds() async throws {
-        var descriptors: [CInt] = [0, 0]
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-        defer { close(descriptors[1]) }
-        let flags = fcntl(descriptors[1], F_GETFL)
-        #expect(fcntl(descriptors[1], F_SETFL, flags | O_NONBLOCK) == 0)
-
-        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
-        let outbox = Outbox(limit: 1 << 20, hardClose: {})
+        var (first, second): ([CInt], [CInt]) = ([0, 0], [0, 0])
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &first) == 0)
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &second) == 0)
+        let descriptors = first + second
+        defer { close(descriptors[1]); close(descriptors[3]) }
+        for peer in [descriptors[1], descriptors[3]] {
+            #expect(fcntl(peer, F_SETFL, fcntl(peer, F_GETFL) | O_NONBLOCK) == 0)
+        }
+        // A reading connection and a recipient of what it relays, on one event loop.
+        let (eventLoop, readerHandler, readerChannel) = try await Self.connectionHandler(on: descriptors[0])
+        let (_, recipientHandler, recipientChannel) = try await Self.connectionHandler(on: descriptors[2], eventLoop: eventLoop)
+        let (readerOutbox, recipientOutbox) = (Outbox(limit: 1 << 20, hardClose: {}), Outbox(limit: 1 << 20, hardClose: {}))
         let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
-        let reader = descriptors[1]
-        let (afterReadComplete, afterSend) = try await eventLoop.submit {
-            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
-            // A frame queued from another thread (a room timer, a text message's task): its
-            // drain task is queued behind this one.
-            Self.onAnotherThread { _ = outbox.send(WireFrame(.binary, payload: [1, 2])) }
-            // A drawer's frame relayed to this connection during some socket's read burst
-            // queues behind it rather than overtaking it.
-            _ = outbox.send(WireFrame(.binary, payload: [3]))
+        let (readerPeer, recipientPeer) = (descriptors[1], descriptors[3])
+        func readNow(_ descriptor: CInt) -> Int {
             var chunk = [UInt8](repeating: 0, count: 64)
-            let beforeReadComplete = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
-            channel.pipeline.fireChannelReadComplete()
-            let afterReadComplete = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
-            return (afterReadComplete, beforeReadComplete)
+            return chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        }
+        let (beforeReadComplete, recipientGot, readerGot) = try await eventLoop.submit {
+            readerHandler.writer = ConnectionWriter(outbox: readerOutbox, sink: readerHandler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            recipientHandler.writer = ConnectionWriter(outbox: recipientOutbox, sink: recipientHandler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            // Frames queued from another thread (a room timer, a text message's task): their
+            // drain task is queued behind this one.
+            Self.onAnotherThread {
+                _ = recipientOutbox.send(WireFrame(.binary, payload: [1, 2]))
+                _ = readerOutbox.send(WireFrame(.binary, payload: [9]))
+            }
+            // A drawer's frame relayed to the recipient during the reader's read burst
+            // queues behind the recipient's queued frame rather than overtaking it.
+            _ = recipientOutbox.send(WireFrame(.binary, payload: [3]))
+            let before = readNow(recipientPeer)
+            readerChannel.pipeline.fireChannelReadComplete()
+            return (before, readNow(recipientPeer), readNow(readerPeer))
         }.get()
-        #expect(afterSend == -1, "nothing is written while the burst is still being read")
-        #expect(afterReadComplete == 5, "both frames, merged (2 bytes of header, 3 of payload), are out when the burst ends")
-        // The drain task queued by the wake-up finds nothing left, and the writer still works.
-        try await eventLoop.submit { _ = outbox.send(WireFrame(.binary, payload: [4])) }.get()
-        #expect(try await Self.readSoon(3, from: reader) == [0x82, 1, 4])
-        try await channel.close()
+        #expect(beforeReadComplete == -1, "nothing is written while the burst is still being read")
+        #expect(recipientGot == 5, "both frames, merged (2 bytes of header, 3 of payload), are out when the burst ends")
+        #expect(readerGot == -1, "the reader's own frame waits for the loop's task")
+        #expect(try await Self.readSoon(3, from: readerPeer) == [0x82, 1, 9], "and the task sends it")
+        // The recipient's writer still works.
+        try await eventLoop.submit { _ = recipientOutbox.send(WireFrame(.binary, payload: [4])) }.get()
+        #expect(try await Self.readSoon(3, from: recipientPeer) == [0x82, 1, 4])
+        try await readerChannel.close()
+        try await recipientChannel.close()
     }
 
     /// A frame relayed on the recipient's own event loop while nothing of the recipient's is

@@ -103,7 +103,7 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()
-        writer?.scheduler.drainNow()
+        writer?.scheduler.drainNow(except: writer)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

@@ -8,7 +8,8 @@ import Synchronization
 /// at most one cross-thread wake-up per event loop. Writers woken while that task is
 /// pending join it; those woken while it runs get the next one. Writers woken by a read on
 /// the loop itself do not wait for the task: the reading connection's handler drains them
-/// when its read burst ends (`drainNow`), and the task then finds nothing left.
+/// when its read burst ends (`drainNow`), and the task then finds nothing left but that
+/// connection's own writer, if it was woken.
 final class EventLoopWriteScheduler: Sendable {
     let eventLoop: any EventLoop
     private let pending = Mutex<Pending>(Pending())
@@ -37,8 +38,24 @@ final class EventLoopWriteScheduler: Sendable {
     /// Drains the writers woken so far, now, on the event loop: called when a connection's
     /// read burst ends, so what it relayed goes out before the loop reads the next socket
     /// rather than after every socket of the turn has been read.
-    func drainNow() {
-        for writer in take(endingTask: false) { writer.drain() }
+    ///
+    /// The reading connection's own writer is left to the queued task: at the peer's EOF,
+    /// NIO fires read-complete and then closes the channel's input, so nothing may close
+    /// that channel in between, and a drain whose write fails on the dead socket would.
+    func drainNow(except reader: ConnectionWriter?) {
+        let taken = take(endingTask: false)
+        var deferred = false
+        for writer in taken {
+            if writer === reader {
+                deferred = true
+            } else {
+                writer.drain()
+            }
+        }
+        guard deferred, let reader else { return }
+        // The task is still queued: it was when the writer was scheduled, and only the task
+        // itself clears that.
+        pending.withLock { $0.writers.append(reader) }
     }
 
     private func drainAll() {
