@@ -21,7 +21,9 @@ actor RoomActor {
     let code: RoomCode
     private struct State: Sendable {
         var room: Room
-        var outboxes: [PlayerID: Outbox] = [:]
+        var outboxes = MemberOutboxes()
+        /// What the last fan-out's prefetch read; kept only so the compiler keeps the reads.
+        var prefetched = 0
     }
     private let state: Mutex<State>
     private let server: GameServer
@@ -117,8 +119,9 @@ actor RoomActor {
                 // Encoded once, the same bytes for everyone.
                 let wire = WireFrame(.binary, payload: frame)
                 var recipients = 0
-                for (id, outbox) in s.outboxes where id != sender {
-                    outbox.send(wire)
+                s.prefetched = s.outboxes.prefetchForFanOut()
+                for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
+                    s.outboxes.entries[index].outbox.send(wire)
                     recipients += 1
                 }
                 if s.room.canvasGeneration == generation {
@@ -228,9 +231,9 @@ actor RoomActor {
         case .player(let id):
             send(s.outboxes[id])
         case .everyone:
-            for outbox in s.outboxes.values { send(outbox) }
+            for entry in s.outboxes.entries { send(entry.outbox) }
         case .everyoneExcept(let excluded):
-            for (id, outbox) in s.outboxes where id != excluded { send(outbox) }
+            for entry in s.outboxes.entries where entry.id != excluded { send(entry.outbox) }
         case .players(let ids):
             for id in ids { send(s.outboxes[id]) }
         }
