@@ -26,6 +26,8 @@ final class LoopContext: @unchecked Sendable {
     var latency = LatencyHistogram()
     var interval = LatencyHistogram()
     var sendLag = LatencyHistogram()
+    /// Wakes this loop's drawers when their frames are due.
+    let pacer: ReplayPacer
     /// Inside the measured window: rates, latencies and send lag are recorded only then.
     var measuring = false
     /// True once the run is ending: closes are expected.
@@ -40,6 +42,7 @@ final class LoopContext: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.url = url
         self.concurrency = concurrency
+        pacer = ReplayPacer(eventLoop: eventLoop)
     }
 
     /// Opens the client's connection when fewer than `concurrency` are being opened.
@@ -87,7 +90,10 @@ final class ReplayRoom: @unchecked Sendable {
     private var passStart: UInt64 = 0
     private var passDeadline: UInt64 = .max
     private var frameIndex = 0
-    private var scheduled: Scheduled<Void>?
+    /// This room's slot in its loop's pacer, and the number of the pass it waits for
+    /// (bumped when a pass stops, so a wake-up for an earlier one is ignored).
+    private var pacerSlot: Int32 = 0
+    private var pass: Int32 = 0
     private var fallback: Scheduled<Void>?
     private(set) var stopped = false
     /// Canvas size from the `room` message, for validating received frames.
@@ -99,6 +105,7 @@ final class ReplayRoom: @unchecked Sendable {
         self.context = context
         canvas = plan.logs.first?.size ?? .standard
         clients = (0..<count).map { ReplayClient(room: self, seat: $0) }
+        pacerSlot = context.pacer.register(self)
     }
 
     var eventLoop: any EventLoop { context.eventLoop }
@@ -148,8 +155,13 @@ final class ReplayRoom: @unchecked Sendable {
     }
 
     /// Sends every frame that is due, then sleeps until the next one.
+    /// The pacer's wake-up: sends what is due, if still in the same pass.
+    func paced(pass: Int32) {
+        guard pass == self.pass else { return }
+        sendDue()
+    }
+
     private func sendDue() {
-        scheduled = nil
         guard !stopped, let drawer, let log, let ledger = ledgers[drawer.turn] else { return }
         let now = NIODeadline.now().uptimeNanoseconds
         while frameIndex < log.frames.count {
@@ -157,7 +169,7 @@ final class ReplayRoom: @unchecked Sendable {
             let due = passStart + frame.offset
             if due > passDeadline { break }
             if due > now {
-                scheduled = eventLoop.scheduleTask(deadline: .uptimeNanoseconds(due)) { [self] in sendDue() }
+                context.pacer.wake(slot: pacerSlot, pass: pass, at: due)
                 return
             }
             ledger.append(frame.fingerprints, sentAt: now)
@@ -195,8 +207,7 @@ final class ReplayRoom: @unchecked Sendable {
 
     /// The drawer's turn ended (or the run stops).
     func stopPass() {
-        scheduled?.cancel()
-        scheduled = nil
+        pass &+= 1
         fallback?.cancel()
         fallback = nil
         drawer = nil

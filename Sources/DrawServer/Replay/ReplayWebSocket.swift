@@ -55,7 +55,11 @@ final class ReplayConnection: @unchecked Sendable {
     /// The TCP connection, from connect on: before the upgrade it can only be closed
     /// (writing a frame into the HTTP pipeline would be a type error that traps).
     private var socket: (any Channel)?
-    weak var peer: (any ReplayPeer)?
+    /// Held strongly until the close is reported, then let go (the peer holds this
+    /// connection too). Not weak: a weak reference gives the peer a side table, and then
+    /// every retain of it, several per received frame, took the runtime's slow path (about
+    /// 3 % of the load generator's CPU).
+    private(set) var peer: (any ReplayPeer)?
     private var closedReported = false
     /// Set once we asked to close, so the close is not reported as unexpected.
     private(set) var closing = false
@@ -139,6 +143,8 @@ final class ReplayConnection: @unchecked Sendable {
     fileprivate func reportClosed(code: Int?, error: (any Error)?) {
         guard !closedReported else { return }
         closedReported = true
+        let peer = self.peer
+        self.peer = nil
         peer?.closed(self, code: code, error: error)
     }
 
