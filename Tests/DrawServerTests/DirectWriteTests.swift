@@ -56,6 +56,23 @@ struct DirectWriteTests {
         return received
     }
 
+    /// A connected pair of Unix stream sockets: the first for the channel under test, the
+    /// second its peer. `smallBuffers` makes the channel's socket fill up often;
+    /// `nonBlockingPeer` lets the test read what has arrived without waiting.
+    static func socketPair(smallBuffers: Bool = false, nonBlockingPeer: Bool = false) -> [CInt] {
+        var descriptors: [CInt] = [0, 0]
+        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        if smallBuffers {
+            var small: CInt = 8_192
+            setsockopt(descriptors[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+            setsockopt(descriptors[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+        }
+        if nonBlockingPeer {
+            #expect(fcntl(descriptors[1], F_SETFL, fcntl(descriptors[1], F_GETFL) | O_NONBLOCK) == 0)
+        }
+        return descriptors
+    }
+
     /// A `ConnectionHandler` alone in the pipeline of a channel on `descriptor`.
     static func connectionHandler(on descriptor: CInt, eventLoop: (any EventLoop)? = nil) async throws -> (any EventLoop, ConnectionHandler, any Channel) {
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
@@ -71,11 +88,7 @@ struct DirectWriteTests {
     }
 
     @Test func framesKeepTheirOrderWhileTheSocketFillsAndNIOTakesOverAndHandsBack() async throws {
-        var descriptors: [CInt] = [0, 0]
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-        var small: CInt = 8_192
-        setsockopt(descriptors[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<CInt>.size))
-        setsockopt(descriptors[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+        let descriptors = Self.socketPair(smallBuffers: true)
         defer { close(descriptors[1]) }
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
@@ -134,14 +147,8 @@ struct DirectWriteTests {
     /// hundreds of sockets, and waiting for all of them was most of a frame's latency. The
     /// reading connection's own frames wait for the loop's task (see `drainNow`).
     @Test func aReadBurstsRelayedFramesGoOutWhenTheBurstEnds() async throws {
-        var (first, second): ([CInt], [CInt]) = ([0, 0], [0, 0])
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &first) == 0)
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &second) == 0)
-        let descriptors = first + second
+        let descriptors = Self.socketPair(nonBlockingPeer: true) + Self.socketPair(nonBlockingPeer: true)
         defer { close(descriptors[1]); close(descriptors[3]) }
-        for peer in [descriptors[1], descriptors[3]] {
-            #expect(fcntl(peer, F_SETFL, fcntl(peer, F_GETFL) | O_NONBLOCK) == 0)
-        }
         // A reading connection and a recipient of what it relays, on one event loop.
         let (eventLoop, readerHandler, readerChannel) = try await Self.connectionHandler(on: descriptors[0])
         let (_, recipientHandler, recipientChannel) = try await Self.connectionHandler(on: descriptors[2], eventLoop: eventLoop)
@@ -183,11 +190,8 @@ struct DirectWriteTests {
     /// waiting goes to its socket within `Outbox.send`: no queueing, no drain. Frames queued
     /// before it, or sent from another thread, still wait for a drain, in order.
     @Test func aFrameForAnIdleConnectionOnItsOwnLoopIsSentAtOnce() async throws {
-        var descriptors: [CInt] = [0, 0]
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+        let descriptors = Self.socketPair(nonBlockingPeer: true)
         defer { close(descriptors[1]) }
-        let flags = fcntl(descriptors[1], F_GETFL)
-        #expect(fcntl(descriptors[1], F_SETFL, flags | O_NONBLOCK) == 0)
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
         let outbox = Outbox(limit: 1 << 20, hardClose: {})
@@ -229,11 +233,7 @@ struct DirectWriteTests {
     /// and pongs through the pipeline, with a socket that keeps filling up: every frame
     /// arrives whole, and the outbox's frames in the order they were sent.
     @Test func framesSentAtOnceQueuedOrThroughNIONeverOvertakeOrSplitEachOther() async throws {
-        var descriptors: [CInt] = [0, 0]
-        #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-        var small: CInt = 8_192
-        setsockopt(descriptors[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<CInt>.size))
-        setsockopt(descriptors[1], SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<CInt>.size))
+        let descriptors = Self.socketPair(smallBuffers: true)
         defer { close(descriptors[1]) }
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])

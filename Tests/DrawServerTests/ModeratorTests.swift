@@ -57,14 +57,20 @@ struct ModeratorTests {
         }
     }
 
+    /// Ada and Bob seated in Ada's room, and the game started.
+    static func startedGame(port: Int) async throws -> (ada: TestClient, bob: TestClient, code: String) {
+        let ada = TestClient.connect(port: port)
+        let bob = TestClient.connect(port: port)
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        let code = try await seat(ada, [bob])
+        ada.send(#"{"t":"start"}"#)
+        return (ada, bob, code)
+    }
+
     @Test func snapshotsShowTheRoomsCanvas() async throws {
         try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
-            let ada = TestClient.connect(port: port)
-            let bob = TestClient.connect(port: port)
-            try await ada.hello("Ada")
-            try await bob.hello("Bob")
-            let code = try await seat(ada, [bob])
-            ada.send(#"{"t":"start"}"#)
+            let (ada, bob, code) = try await Self.startedGame(port: port)
             try await ada.next("choose")
             ada.send(#"{"t":"choose","index":0}"#)
             try await ada.next("turn")
@@ -121,12 +127,7 @@ struct ModeratorTests {
     /// room a moderator closed mid-turn is told so by its next frame, which reaches no one.
     @Test func aDrawerWhoseRoomWasClosedIsRefusedAtTheNextFrame() async throws {
         try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
-            let ada = TestClient.connect(port: port)
-            let bob = TestClient.connect(port: port)
-            try await ada.hello("Ada")
-            try await bob.hello("Bob")
-            let code = try await seat(ada, [bob])
-            ada.send(#"{"t":"start"}"#)
+            let (ada, bob, code) = try await Self.startedGame(port: port)
             let choosing = try await ada.next("room") { $0["phase"]?.stringValue == "choosing" }
             let (drawer, guesser) = choosing["drawer"]?.stringValue == ada.playerID ? (ada, bob) : (bob, ada)
             drawer.send(#"{"t":"choose","index":0}"#)
