@@ -1,0 +1,58 @@
+import Canvas
+import Foundation
+import NIOCore
+
+/// The per-event-loop state of a run: counters and histograms that only this loop
+/// touches, and a small limiter for opening connections.
+final class LoopContext: @unchecked Sendable {
+    let eventLoop: any EventLoop
+    var counters = ReplayCounters()
+    var latency = LatencyHistogram()
+    var interval = LatencyHistogram()
+    var sendLag = LatencyHistogram()
+    /// Wakes this loop's drawers when their frames are due.
+    let pacer: ReplayPacer
+    /// Inside the measured window: rates, latencies and send lag are recorded only then.
+    var measuring = false
+    /// True once the run is ending: closes are expected.
+    var stopping = false
+    var openConnections = 0
+    private var waiting: [ReplayClient] = []
+    private var inFlight = 0
+    let concurrency: Int
+    let url: ReplayURL
+
+    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int) {
+        self.eventLoop = eventLoop
+        self.url = url
+        self.concurrency = concurrency
+        pacer = ReplayPacer(eventLoop: eventLoop)
+    }
+
+    /// Opens the client's connection when fewer than `concurrency` are being opened.
+    func open(_ client: ReplayClient) {
+        waiting.append(client)
+        pump()
+    }
+
+    /// A connection attempt finished (either way).
+    func opened() {
+        inFlight -= 1
+        pump()
+    }
+
+    private func pump() {
+        while inFlight < concurrency, !waiting.isEmpty, !stopping {
+            let client = waiting.removeFirst()
+            inFlight += 1
+            client.connection.open(url)
+        }
+    }
+
+    /// The counters so far and the latencies since the last call (which are reset).
+    func takeInterval() -> (ReplayCounters, LatencyHistogram, Int) {
+        let histogram = interval
+        interval.reset()
+        return (counters, histogram, openConnections)
+    }
+}

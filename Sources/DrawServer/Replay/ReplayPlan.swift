@@ -1,0 +1,19 @@
+import Canvas
+import Foundation
+import NIOCore
+
+/// What every room of a run shares (immutable).
+struct ReplayPlan: Sendable {
+    var url: ReplayURL
+    var players: Int
+    var logs: [ReplayLog]
+    var drawTimeSec: Int
+    var rounds: Int
+    /// How long after its pass the drawer waits before guessers that have not received
+    /// everything guess anyway, so a loss cannot stall a room until the turn times out.
+    var guessFallbackNanoseconds: UInt64 = 3_000_000_000
+    /// Idle mode: connections only say hello.
+    var idle = false
+    /// Connections opening at once per event loop.
+    var connectConcurrency = 64
+}
