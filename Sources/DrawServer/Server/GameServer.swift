@@ -36,7 +36,7 @@ final class GameServer: Sendable {
     private let directory: Mutex<Directory>
     /// Bumped, under the directory's lock, by every change that may move a player to
     /// another room or remove a room, so a session can keep using the room it draws in
-    /// until then (`room(of:)`) instead of looking it up per drawing frame.
+    /// until then (`roomAndVersion(of:)`) instead of looking it up per drawing frame.
     private let membershipVersion = Atomic<Int>(0)
     private let connectionCounter = Atomic<UInt64>(0)
 
@@ -208,8 +208,10 @@ final class GameServer: Sendable {
 
     // MARK: - Lookups
 
-    func withLobby<T>(_ body: (inout Lobby) -> T) -> T {
-        changingMembership { body(&$0.lobby) }
+    /// Reads the lobby under the lock. Read-only, so it leaves the sessions' kept drawing
+    /// rooms valid (`roomAndVersion(of:)`): listings and metrics scrapes run it often.
+    func withLobby<T>(_ body: (Lobby) -> T) -> T {
+        directory.withLock { body($0.lobby) }
     }
 
     /// The lobby, live rooms and connections under the lock; `body` must not block or await.
@@ -221,9 +223,7 @@ final class GameServer: Sendable {
         directory.withLock { $0.rooms[code] }
     }
 
-    func roomOf(_ player: PlayerID) -> RoomActor? {
-        directory.withLock { d in d.lobby.players[player]?.room.flatMap { d.rooms[$0] } }
-    }
+    func roomOf(_ player: PlayerID) -> RoomActor? { roomAndVersion(of: player).room }
 
     func outbox(of player: PlayerID) -> Outbox? {
         directory.withLock { d in d.lobby.players[player]?.connection.flatMap { d.outboxes[$0] } }

@@ -24,8 +24,6 @@ struct MemberOutboxes: Sendable {
         }
     }
 
-    var count: Int { entries.count }
-
     /// Touches every outbox, so the misses of the fan-out that follows overlap here.
     func prefetchForFanOut() -> Int {
         var sum = 0
