@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 import GRDB
+import Logging
 import Rooms
 import Testing
 @testable import DrawServer
@@ -85,5 +86,34 @@ struct StrokeStorageTests {
         try database.pool.write { db in try PersistenceWriter.apply(changes, to: db, retention: 10) }
         let stored = try database.load()
         #expect(stored.rooms.first?.frames == [new])
+    }
+
+    /// The writer reuses each committed batch's storage for a later one: every frame is
+    /// still written exactly once, in order, and nothing of an earlier batch comes back.
+    @Test func batchesReuseTheirStorageAndWriteEachFrameOnce() async throws {
+        let database = try GameDatabase(path: temporaryDatabasePath())
+        // Only the flushes commit, so each batch is exactly one round of frames.
+        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 100_000)
+        let writer = PersistenceWriter(database: database, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
+        let room = Self.drawingRoom("DDDDDD")
+        let now = Timestamp(milliseconds: 1_000)
+        let running = Task { try await writer.run() }
+        writer.roomChanged(room.snapshot(now: now))
+        var sent: [StrokeLog.Frame] = []
+        for batch in 0..<4 {
+            for i in 0..<300 {
+                let n = batch * 300 + i
+                let frame = StrokeLog.Frame(at: n, bytes: strokeBytes(from: Point(x: Int32(n % 500), y: 1), to: Point(x: 2, y: Int32(n % 400))))
+                writer.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame)
+                sent.append(frame)
+            }
+            await writer.flush()
+            #expect(writer.spareCapacity >= 300, "batch \(batch): the committed batch's storage is kept for reuse")
+        }
+        running.cancel()
+        _ = await running.result
+        let stored = try database.load()
+        #expect(stored.rooms.first?.frames == sent)
+        #expect(writer.statistics.strokeFrames == sent.count)
     }
 }

@@ -39,6 +39,10 @@ final class PersistenceWriter: GameStore, Service {
 
     private struct Pending: Sendable {
         var changes: [Change] = []
+        /// The last batch's storage, emptied, for the one after next: the hot path then
+        /// appends into memory that is already allocated and touched instead of growing a
+        /// fresh array (copying it at each doubling, into new pages) every batch.
+        var spare: [Change] = []
         var waiter: CheckedContinuation<Void, Never>?
         var urgent = false
         var stopped = false
@@ -62,6 +66,9 @@ final class PersistenceWriter: GameStore, Service {
     private let totals = Mutex(Statistics())
 
     var statistics: Statistics { totals.withLock { $0 } }
+
+    /// The capacity of the emptied batch waiting to be reused.
+    var spareCapacity: Int { pending.withLock { $0.spare.capacity } }
 
     init(database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
         self.database = database
@@ -153,17 +160,25 @@ final class PersistenceWriter: GameStore, Service {
         }
     }
 
+    /// The largest emptied batch kept for reuse (a burst of turn ends can make one much
+    /// larger than the usual frames; that one is freed).
+    static let spareCapacityLimit = 16_384
+
     /// Only the writer loop commits, so batches reach the disk in order.
     @discardableResult
     private func commitPending() async -> Bool {
         // Swapped out, not copied: the lock the hot path appends under is held for a moment.
-        let batch = pending.withLock { p -> [Change] in
+        var batch = pending.withLock { p -> [Change] in
             p.urgent = false
             var taken: [Change] = []
+            swap(&taken, &p.spare)
             swap(&taken, &p.changes)
             return taken
         }
-        guard !batch.isEmpty else { return false }
+        guard !batch.isEmpty else {
+            recycle(&batch)
+            return false
+        }
         let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
             let start = ContinuousClock.now
@@ -187,8 +202,22 @@ final class PersistenceWriter: GameStore, Service {
                 t.commitSeconds += Double(took.nanoseconds) / 1e9
             }
         }
-        for case .flushed(let continuation) in batch { continuation.resume() }
+        var flushed: [CheckedContinuation<Void, Never>] = []
+        for case .flushed(let continuation) in batch { flushed.append(continuation) }
+        // Handed back before a flush returns, so whoever flushed sees the writer at rest.
+        recycle(&batch)
+        for continuation in flushed { continuation.resume() }
         return !changes.isEmpty
+    }
+
+    /// Empties a committed batch and keeps its storage as the spare, unless a larger one is
+    /// already kept or it is too large to keep.
+    private func recycle(_ batch: inout [Change]) {
+        batch.removeAll(keepingCapacity: true)
+        guard batch.capacity <= Self.spareCapacityLimit else { return }
+        pending.withLock { p in
+            if p.spare.capacity < batch.capacity { swap(&p.spare, &batch) }
+        }
     }
 }
 
