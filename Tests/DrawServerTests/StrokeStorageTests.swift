@@ -115,5 +115,32 @@ struct StrokeStorageTests {
         let stored = try database.load()
         #expect(stored.rooms.first?.frames == sent)
         #expect(writer.statistics.strokeFrames == sent.count)
+        #expect(writer.statistics.idleCommits == writer.statistics.commits, "a writer that keeps up commits at idle priority")
+    }
+
+    /// A full batch (the writer fell behind) commits on GRDB's own queue instead of the
+    /// idle-priority thread; both kinds of commit keep the frames in order.
+    @Test func aWriterThatFellBehindCommitsAtNormalPriority() async throws {
+        let database = try GameDatabase(path: temporaryDatabasePath())
+        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 50)
+        let writer = PersistenceWriter(database: database, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
+        let room = Self.drawingRoom("EEEEEE")
+        writer.roomChanged(room.snapshot(now: Timestamp(milliseconds: 1_000)))
+        // Queued before the writer runs: its first batch is over `maxBatch`.
+        let sent = (0..<120).map { n in
+            StrokeLog.Frame(at: n, bytes: strokeBytes(from: Point(x: Int32(n), y: 1), to: Point(x: 2, y: Int32(n))))
+        }
+        for frame in sent { writer.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        let running = Task { try await writer.run() }
+        await writer.flush()
+        let tail = StrokeLog.Frame(at: 500, bytes: strokeBytes(from: Point(x: 5, y: 5), to: Point(x: 6, y: 6)))
+        writer.frameAppended(room: room.code, generation: room.canvasGeneration, frame: tail)
+        await writer.flush()
+        running.cancel()
+        _ = await running.result
+        #expect(try database.load().rooms.first?.frames == sent + [tail])
+        let statistics = writer.statistics
+        #expect(statistics.commits - statistics.idleCommits >= 1, "the full batch went to GRDB's queue")
+        #expect(statistics.idleCommits >= 1, "the small one to the idle thread")
     }
 }

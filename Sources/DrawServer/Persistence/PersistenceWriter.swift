@@ -53,6 +53,8 @@ final class PersistenceWriter: GameStore, Service {
     let logger: Logger
     let metrics: ServerMetrics
     private let pending = Mutex(Pending())
+    /// Where commits run while the writer keeps up (see `IdleCommitThread`).
+    private let commitThread = IdleCommitThread()
 
     /// Running totals of what was committed (benchmarks report them; metrics export them).
     struct Statistics: Sendable {
@@ -61,6 +63,9 @@ final class PersistenceWriter: GameStore, Service {
         var strokeFrames = 0
         var largestBatch = 0
         var commitSeconds = 0.0
+        /// Commits made on the idle-priority thread (the others ran on GRDB's queue because
+        /// the writer had fallen behind).
+        var idleCommits = 0
     }
 
     private let totals = Mutex(Statistics())
@@ -115,6 +120,7 @@ final class PersistenceWriter: GameStore, Service {
         await commitPending()
         pending.withLock { $0.stopped = true }
         await commitPending()
+        commitThread.stop()
     }
 
     /// Returns once everything queued so far is committed.
@@ -182,9 +188,17 @@ final class PersistenceWriter: GameStore, Service {
         let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
             let start = ContinuousClock.now
+            // A full batch means the writer has fallen behind (the core is busy): that
+            // commit runs on GRDB's queue, whose share of the CPU does not depend on idle time.
+            let onIdleThread = changes.count < configuration.maxBatch
+            let retention = configuration.turnRetention
             do {
-                try await database.pool.write { db in
-                    try Self.apply(changes, to: db, retention: self.configuration.turnRetention)
+                if onIdleThread {
+                    try await commitThread.run { [database] in
+                        try database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
+                    }
+                } else {
+                    try await database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
                 }
             } catch {
                 logger.error("database commit failed; changes dropped", metadata: ["error": "\(error)", "changes": "\(changes.count)"])
@@ -200,6 +214,7 @@ final class PersistenceWriter: GameStore, Service {
                 t.strokeFrames += frames
                 t.largestBatch = max(t.largestBatch, changes.count)
                 t.commitSeconds += Double(took.nanoseconds) / 1e9
+                if onIdleThread { t.idleCommits += 1 }
             }
         }
         var flushed: [CheckedContinuation<Void, Never>] = []

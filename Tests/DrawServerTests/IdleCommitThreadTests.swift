@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import DrawServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("The idle-priority commit thread")
+struct IdleCommitThreadTests {
+    struct Refused: Error {}
+
+    @Test func runsJobsInOrderOnOneThreadAndReturnsTheirResults() async throws {
+        let thread = IdleCommitThread()
+        defer { thread.stop() }
+        var results: [Int] = []
+        var threads = Set<String>()
+        for i in 0..<20 {
+            let (value, name) = try await thread.run { (i * i, Self.threadName()) }
+            results.append(value)
+            threads.insert(name)
+        }
+        #expect(results == (0..<20).map { $0 * $0 })
+        #expect(threads.count == 1)
+        await #expect(throws: Refused.self) { try await thread.run { () throws -> Int in throw Refused() } }
+        // A job that threw leaves the thread working.
+        #expect(try await thread.run { 7 } == 7)
+    }
+
+    #if os(Linux)
+    @Test func itsJobsRunAtIdlePriorityOnLinux() async throws {
+        let thread = IdleCommitThread()
+        defer { thread.stop() }
+        let policy = try await thread.run { sched_getscheduler(0) }
+        #expect(policy == 5, "SCHED_IDLE")
+        #expect(thread.isIdlePriority)
+        #expect(try await thread.run { Self.threadName() } == "ds-commits")
+        // The caller's own thread is left as it was.
+        #expect(sched_getscheduler(0) != 5)
+    }
+    #endif
+
+    @Test func afterStopItFinishesWhatItHasAndRefusesNewJobs() async throws {
+        let thread = IdleCommitThread()
+        #expect(try await thread.run { 1 } == 1)
+        thread.stop()
+        await #expect(throws: CancellationError.self) { try await thread.run { 2 } }
+        // Stopping a thread that never started is harmless.
+        IdleCommitThread().stop()
+    }
+
+    private static func threadName() -> String {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "\(Thread.current)"
+    }
+}
