@@ -5,7 +5,19 @@ import Synchronization
 /// at the front of the pipeline, so the heartbeat can tell a silent or black-holed client.
 final class ActivityMonitor: Sendable {
     private let lastRead = Atomic<Int64>(0)
+    private let readsHeld = Atomic<Bool>(false)
     private let origin = ContinuousClock.now
+
+    /// Whether the server itself is not reading the connection (its session has messages
+    /// in hand): the peer's answer to a ping may be waiting unread, so its silence is ours.
+    var isHoldingReads: Bool { readsHeld.load(ordering: .relaxed) }
+
+    /// Reading stopped (`true`) or started again (`false`). Starting again counts as
+    /// activity, since what the peer sent meanwhile is only now read.
+    func holdReads(_ held: Bool) {
+        readsHeld.store(held, ordering: .relaxed)
+        if !held { touch() }
+    }
 
     func touch() {
         let elapsed = ContinuousClock.now - origin

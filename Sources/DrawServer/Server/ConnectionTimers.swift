@@ -5,6 +5,8 @@ import NIOCore
 struct ConnectionTimers {
     private let helloDeadline: Scheduled<Void>
     private let heartbeat: RepeatedTask?
+    /// What the heartbeat judges the peer by.
+    let activity: ActivityMonitor
 
     /// - Parameters:
     ///   - hasSaidHello: whether the connection's hello was accepted (checked at the deadline).
@@ -17,6 +19,7 @@ struct ConnectionTimers {
         hasSaidHello: @escaping @Sendable () -> Bool,
         hardClose: @escaping @Sendable () -> Void
     ) {
+        self.activity = activity
         let helloSeconds = limits.helloTimeoutSeconds
         helloDeadline = eventLoop.scheduleTask(in: .seconds(Int64(helloSeconds))) {
             if !hasSaidHello() { outbox.close(code: 4003, reason: "no hello within \(helloSeconds) s") }
@@ -26,7 +29,8 @@ struct ConnectionTimers {
             return
         }
         // Every interval a ping; a peer that sends nothing at all (not even the pong) within
-        // the timeout is cut off, which the room sees as a disconnect.
+        // the timeout is cut off, which the room sees as a disconnect. Not while the server
+        // holds back reads itself: the pong may be among what it has not read yet.
         let interval = TimeAmount.seconds(Int64(limits.pingIntervalSeconds))
         let timeout = TimeAmount.seconds(Int64(limits.pingTimeoutSeconds))
         heartbeat = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
@@ -35,7 +39,7 @@ struct ConnectionTimers {
             payload.writeInteger(UInt64(max(0, sentAt)))
             outbox.send(WireFrame(.ping, payload: payload))
             eventLoop.scheduleTask(in: timeout) {
-                guard activity.lastReadMs < sentAt else { return }
+                guard activity.lastReadMs < sentAt, !activity.isHoldingReads else { return }
                 outbox.close(code: 1001, reason: "no answer to ping", flush: false)
                 hardClose()
             }

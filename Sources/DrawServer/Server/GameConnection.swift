@@ -33,7 +33,10 @@ final class GameConnection: WebSocketService {
             item = .text(buffer)
         }
         let (startTask, pause) = inbox.enqueue(item)
-        if pause { connection.pauseReading() }
+        if pause {
+            connection.pauseReading()
+            timers.activity.holdReads(true)
+        }
         if startTask { startHandling() }
     }
 
@@ -52,11 +55,15 @@ final class GameConnection: WebSocketService {
     /// than staying with the connection for as long as it is open.
     private func startHandling() {
         let (inbox, session, connection, eventLoop) = (self.inbox, self.session, self.connection, self.eventLoop)
+        let activity = timers.activity
         Task {
             while true {
                 let (item, resume) = inbox.next()
                 if resume, let connection {
-                    eventLoop.execute { connection.value.resumeReading() }
+                    eventLoop.execute {
+                        connection.value.resumeReading()
+                        activity.holdReads(false)
+                    }
                 }
                 guard let item else { return }
                 switch item {

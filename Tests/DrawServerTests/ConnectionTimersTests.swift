@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import Synchronization
+import Testing
+@testable import DrawServer
+
+/// The heartbeat on a test event loop: time on the loop is advanced by hand; the activity
+/// monitor's clock is real, so the test waits a few milliseconds between a read and a
+/// ping (the monitor counts whole milliseconds).
+@Suite("Connection heartbeat")
+struct ConnectionTimersTests {
+    let loop = EmbeddedEventLoop()
+    let outbox = Outbox(limit: 1 << 20, hardClose: {})
+    let activity = ActivityMonitor()
+    let hardClosed = Counter()
+
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    func timers() -> ConnectionTimers {
+        var limits = ServerConfiguration.Limits()
+        limits.pingIntervalSeconds = 1
+        limits.pingTimeoutSeconds = 1
+        let hardClosed = self.hardClosed
+        return ConnectionTimers(
+            eventLoop: loop, limits: limits, outbox: outbox, activity: activity,
+            hasSaidHello: { true }, hardClose: { hardClosed.value.add(1, ordering: .relaxed) }
+        )
+    }
+
+    func pause() { Thread.sleep(forTimeInterval: 0.005) }
+
+    @Test func aSilentPeerIsCutOffAfterThePingTimesOut() {
+        let timers = timers()
+        defer { timers.cancel() }
+        activity.touch()
+        pause()
+        loop.advanceTime(by: .seconds(1))  // the ping
+        pause()
+        loop.advanceTime(by: .seconds(1))  // its timeout, nothing read since
+        #expect(outbox.isClosing)
+        #expect(hardClosed.value.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aPeerThatAnsweredStays() {
+        let timers = timers()
+        defer { timers.cancel() }
+        pause()
+        loop.advanceTime(by: .seconds(1))
+        pause()
+        activity.touch()  // the pong
+        loop.advanceTime(by: .seconds(1))
+        #expect(!outbox.isClosing)
+    }
+
+    /// While the server holds back reads (its session has messages in hand), the pong may
+    /// be waiting unread: the peer is not cut off for the server's own backlog. Once reads
+    /// start again, a peer that stays silent is cut off as usual.
+    @Test func silenceWhileTheServerHoldsBackReadsIsNotThePeers() {
+        let timers = timers()
+        defer { timers.cancel() }
+        activity.touch()
+        pause()
+        activity.holdReads(true)
+        loop.advanceTime(by: .seconds(1))  // the ping
+        pause()
+        loop.advanceTime(by: .seconds(1))  // its timeout, while reads are held
+        #expect(!outbox.isClosing, "the server's backlog is not the peer's silence")
+        loop.advanceTime(by: .seconds(3))  // more pings and timeouts, still held
+        #expect(!outbox.isClosing)
+        activity.holdReads(false)  // reading again: counts as activity
+        pause()
+        loop.advanceTime(by: .seconds(1))  // the next ping, then silence
+        pause()
+        loop.advanceTime(by: .seconds(1))
+        #expect(outbox.isClosing)
+    }
+}
