@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import DrawServer
 
@@ -37,6 +38,18 @@ struct IdleCommitThreadTests {
         #expect(try await thread.run { Self.threadName() } == "ds-commits")
         // The caller's own thread is left as it was.
         #expect(sched_getscheduler(0) != 5)
+    }
+
+    /// GRDB's synchronous `write` runs its transaction on the calling thread (its queue is
+    /// entered with `sync`), so a commit made from this thread runs at idle priority.
+    @Test func aDatabaseWriteFromItRunsAtIdlePriority() async throws {
+        let thread = IdleCommitThread()
+        defer { thread.stop() }
+        let database = try GameDatabase(path: temporaryDatabasePath())
+        let policy = try await thread.run { [database] in
+            try database.pool.write { _ in sched_getscheduler(0) }
+        }
+        #expect(policy == 5, "the transaction ran at SCHED_IDLE")
     }
     #endif
 
