@@ -19,7 +19,12 @@ class Transport:
         player.conn.send(text, OpCode.TEXT)
 
     def to_room(self, room, text):
-        app.publish(room.code, text, OpCode.TEXT)
+        # Sent to each member, not published: uWebSockets delivers a published message
+        # after the direct sends of the same event-loop turn, so `turnEnd` (to the room)
+        # reached members after the next `turn` (to each member) and ended the new turn
+        # in the client. Text messages are rare; drawing frames still go through pub/sub.
+        for member in room.members:
+            member.conn.send(text, OpCode.TEXT)
 
     def subscribe(self, player, room):
         player.conn.subscribe(room.code)
