@@ -271,7 +271,7 @@ actor RoomActor {
             } catch {
                 return
             }
-            await self.fire()
+            self.fire()
         }
     }
 
