@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import DrawServer
 
@@ -26,6 +27,29 @@ struct IdleCommitThreadTests {
         await #expect(throws: Refused.self) { try await thread.run { () throws -> Int in throw Refused() } }
         // A job that threw leaves the thread working.
         #expect(try await thread.run { 7 } == 7)
+    }
+
+    /// A job the thread does not start in time is taken back: the caller hears nil and the
+    /// job never runs, even once the thread is free again.
+    @Test func aJobNotStartedInTimeIsTakenBackAndNeverRuns() async throws {
+        let thread = IdleCommitThread()
+        defer { thread.stop() }
+        let release = DispatchSemaphore(value: 0)
+        let busy = Task { try await thread.run { release.wait() } }
+        try await Task.sleep(for: .milliseconds(50))  // the thread is inside the first job
+        let ran = Flag()
+        let late = try await thread.run(startWithin: .milliseconds(20)) { ran.set() }
+        #expect(late == nil)
+        release.signal()
+        try await busy.value
+        #expect(try await thread.run(startWithin: .seconds(10)) { 3 } == 3, "a free thread starts in time")
+        #expect(!ran.isSet, "the job taken back never ran")
+    }
+
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
     }
 
     #if os(Linux)

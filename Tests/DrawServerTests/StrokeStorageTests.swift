@@ -92,8 +92,9 @@ struct StrokeStorageTests {
     /// still written exactly once, in order, and nothing of an earlier batch comes back.
     @Test func batchesReuseTheirStorageAndWriteEachFrameOnce() async throws {
         let database = try GameDatabase(path: temporaryDatabasePath())
-        // Only the flushes commit, so each batch is exactly one round of frames.
-        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 100_000)
+        // Only the flushes commit, so each batch is exactly one round of frames; the commit
+        // thread is given all the time it needs to start, however busy the test machine is.
+        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 100_000, idleStartPatience: .seconds(30))
         let writer = PersistenceWriter(database: database, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
         let room = Self.drawingRoom("DDDDDD")
         let now = Timestamp(milliseconds: 1_000)
@@ -122,7 +123,7 @@ struct StrokeStorageTests {
     /// idle-priority thread; both kinds of commit keep the frames in order.
     @Test func aWriterThatFellBehindCommitsAtNormalPriority() async throws {
         let database = try GameDatabase(path: temporaryDatabasePath())
-        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 50)
+        let configuration = PersistenceWriter.Configuration(interval: .seconds(60), maxBatch: 50, idleStartPatience: .seconds(30))
         let writer = PersistenceWriter(database: database, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
         let room = Self.drawingRoom("EEEEEE")
         writer.roomChanged(room.snapshot(now: Timestamp(milliseconds: 1_000)))

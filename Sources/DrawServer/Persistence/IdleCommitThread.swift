@@ -35,8 +35,22 @@ final class IdleCommitThread: Sendable {
 
     /// Runs `body` on the thread and returns its result; starts the thread on first use.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job: @Sendable () -> Void = { continuation.resume(with: Result { try body() }) }
+        // Without a deadline the job is never taken back, so there is always a result.
+        guard let result = try await run(startWithin: nil, body) else { throw CancellationError() }
+        return result
+    }
+
+    /// Runs `body` on the thread if the thread gets to it within `startWithin`; otherwise
+    /// takes it back (it will never run) and returns nil. A thread at idle priority that
+    /// does not start within a few milliseconds has no idle core time to run on: once a
+    /// commit has started it cannot be moved, and on a saturated core it could take seconds.
+    func run<T: Sendable>(startWithin: Duration?, _ body: @escaping @Sendable () throws -> T) async throws -> T? {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T?, any Error>) in
+            let claim = JobClaim()
+            let job: @Sendable () -> Void = {
+                guard claim.start() else { return }
+                continuation.resume(with: Result { try body() })
+            }
             let (accepted, start) = state.withLock { s -> (Bool, Bool) in
                 guard !s.stopping else { return (false, false) }
                 s.jobs.append(job)
@@ -46,7 +60,20 @@ final class IdleCommitThread: Sendable {
             guard accepted else { return continuation.resume(throwing: CancellationError()) }
             if start { startThread() }
             wake.signal()
+            if let startWithin {
+                let nanoseconds = Int(startWithin.components.seconds) * 1_000_000_000 + Int(startWithin.components.attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                    if claim.takeBack() { continuation.resume(returning: nil) }
+                }
+            }
         }
+    }
+
+    /// Who has a job: the thread, which starts it, or its submitter, which takes it back.
+    private final class JobClaim: Sendable {
+        private let state = Atomic<UInt8>(0)  // 0 waiting, 1 started, 2 taken back
+        func start() -> Bool { state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged }
+        func takeBack() -> Bool { state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged }
     }
 
     /// Lets the thread finish the jobs it has and exit.

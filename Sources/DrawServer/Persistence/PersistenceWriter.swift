@@ -18,6 +18,9 @@ final class PersistenceWriter: GameStore, Service {
         var maxBatch = 2_000
         /// Finished turns kept (with their stroke logs); older ones are deleted.
         var turnRetention = 5_000
+        /// How long a commit waits for the idle-priority thread to start it before it runs
+        /// on GRDB's queue instead.
+        var idleStartPatience: Duration = .milliseconds(10)
     }
 
     enum Change: Sendable {
@@ -188,16 +191,19 @@ final class PersistenceWriter: GameStore, Service {
         let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
             let start = ContinuousClock.now
-            // A full batch means the writer has fallen behind (the core is busy): that
-            // commit runs on GRDB's queue, whose share of the CPU does not depend on idle time.
-            let onIdleThread = changes.count < configuration.maxBatch
+            // A full batch means the writer has fallen behind (the core is busy), and a commit
+            // the idle thread does not start within `idleStartPatience` would wait for idle
+            // time that is not there: those commits run on GRDB's queue, whose share of a busy
+            // core does not depend on idle time.
             let retention = configuration.turnRetention
+            var onIdleThread = false
             do {
-                if onIdleThread {
-                    try await commitThread.run { [database] in
+                if changes.count < configuration.maxBatch {
+                    onIdleThread = try await commitThread.run(startWithin: configuration.idleStartPatience) { [database] in
                         try database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
-                    }
-                } else {
+                    } != nil
+                }
+                if !onIdleThread {
                     try await database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
                 }
             } catch {
