@@ -25,12 +25,11 @@ final class IdleCommitThread: Sendable {
         var jobs: [@Sendable () -> Void] = []
         var started = false
         var stopping = false
-        /// Whether the thread runs at `SCHED_IDLE` (false until it started, or if the
-        /// system refused).
         var isIdlePriority = false
     }
 
-    /// Whether commits currently run at idle priority (for tests and the log).
+    /// Whether the thread runs at idle priority (false before its first job, or where the
+    /// system refused).
     var isIdlePriority: Bool { state.withLock { $0.isIdlePriority } }
 
     /// Runs `body` on the thread and returns its result; starts the thread on first use.
