@@ -60,8 +60,9 @@ public struct StrokeLog: Sendable, Equatable {
         return drawing
     }
 
-    /// A JSON string literal; only `"`, `\` and control characters need escaping.
-    static func jsonString(_ text: String) -> String {
+    /// A JSON string literal; only `"`, `\` and control characters need escaping. Public
+    /// for the tools that write JSON by hand (the replay client's messages).
+    public static func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

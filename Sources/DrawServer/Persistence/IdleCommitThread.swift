@@ -60,8 +60,7 @@ final class IdleCommitThread: Sendable {
             if start { startThread() }
             wake.signal()
             if let startWithin {
-                let nanoseconds = Int(startWithin.components.seconds) * 1_000_000_000 + Int(startWithin.components.attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(startWithin.nanoseconds))) {
                     if claim.takeBack() { continuation.resume(returning: nil) }
                 }
             }

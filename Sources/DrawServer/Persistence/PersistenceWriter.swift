@@ -195,16 +195,17 @@ final class PersistenceWriter: GameStore, Service {
             // the idle thread does not start within `idleStartPatience` would wait for idle
             // time that is not there: those commits run on GRDB's queue, whose share of a busy
             // core does not depend on idle time.
-            let retention = configuration.turnRetention
+            let (database, retention) = (self.database, configuration.turnRetention)
+            let transaction: @Sendable (Database) throws -> Void = { db in try Self.apply(changes, to: db, retention: retention) }
             var onIdleThread = false
             do {
                 if changes.count < configuration.maxBatch {
-                    onIdleThread = try await commitThread.run(startWithin: configuration.idleStartPatience) { [database] in
-                        try database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
+                    onIdleThread = try await commitThread.run(startWithin: configuration.idleStartPatience) {
+                        try database.pool.write(transaction)
                     } != nil
                 }
                 if !onIdleThread {
-                    try await database.pool.write { db in try Self.apply(changes, to: db, retention: retention) }
+                    try await database.pool.write(transaction)
                 }
             } catch {
                 logger.error("database commit failed; changes dropped", metadata: ["error": "\(error)", "changes": "\(changes.count)"])

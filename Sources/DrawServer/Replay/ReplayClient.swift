@@ -34,7 +34,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     func guess(_ word: String?) {
         guard canGuess else { return }
         guessed = true
-        connection.sendText(#"{"t":"guess","text":"# + Self.json(word ?? "?") + "}")
+        connection.sendText(#"{"t":"guess","text":"# + StrokeLog.jsonString(word ?? "?") + "}")
     }
 
     // MARK: - ReplayPeer
@@ -45,7 +45,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         context.openConnections += 1
         releaseSlot()
         let name = "r\(room.index)p\(seat)"
-        connection.sendText(#"{"t":"hello","name":"# + Self.json(String(name.prefix(24))) + "}")
+        connection.sendText(#"{"t":"hello","name":"# + StrokeLog.jsonString(String(name.prefix(24))) + "}")
     }
 
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
@@ -85,7 +85,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                 let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
                 connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
             } else if let code = room.code {
-                connection.sendText(#"{"t":"join","code":"# + Self.json(code) + "}")
+                connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
             }
         case "room":
             if seat == 0, room.code == nil, let code = object["code"] as? String { room.created(code: code) }
@@ -173,19 +173,5 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         matcher.finish(ledgerCount: expected)
         context.counters.add(turn: matcher, expected: expected)
         self.ledger = nil
-    }
-
-    /// A JSON string literal.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -62,7 +62,7 @@ final class ReplayRecorder: ReplayPeer, @unchecked Sendable {
               let type = object["t"] as? String else { return }
         switch type {
         case "welcome":
-            connection.sendText(#"{"t":"join","code":"# + ReplayClient.json(code) + "}")
+            connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
         case "room":
             if let canvas = object["canvas"] as? [String: Any], let w = canvas["w"] as? Int, let h = canvas["h"] as? Int {
                 size = CanvasSize(width: w, height: h)
