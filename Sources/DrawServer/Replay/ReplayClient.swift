@@ -63,7 +63,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             if let code { context.counters.closeCodes["http \(code)", default: 0] += 1 }
         }
         // A drawer that is gone cannot finish its pass.
-        if isDrawing { room.stopPass() }
+        if isDrawing { room.stopPass(of: self) }
     }
 
     private func releaseSlot() {
@@ -117,7 +117,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         case "turnEnd":
             if isDrawing {
                 isDrawing = false
-                room.stopPass()
+                room.stopPass(of: self)
                 context.counters.turnsEnded[object["reason"] as? String ?? "?", default: 0] += 1
             }
             finishTurn()

@@ -57,6 +57,9 @@ final class ReplayRoom: @unchecked Sendable {
 
     func ledger(for turn: Int) -> TurnLedger? { ledgers[turn] }
 
+    /// The client whose pass is being replayed, if any.
+    var currentDrawer: ReplayClient? { drawer }
+
     // MARK: - The drawer's pass
 
     /// The drawer got its `turn`: replay the next log from now.
@@ -132,6 +135,14 @@ final class ReplayRoom: @unchecked Sendable {
         guard client.canGuess, let ledger = ledgers[client.turn], ledger.complete,
               client.matcher.hasReachedEnd(of: ledger) else { return }
         client.guess(word)
+    }
+
+    /// `client`'s turn as drawer ended. Ignored when the room's pass is already someone
+    /// else's: each player reads its own socket, so the next drawer may have read its `turn`
+    /// (and started the next pass) before the last drawer reads its `turnEnd`.
+    func stopPass(of client: ReplayClient) {
+        guard drawer === client else { return }
+        stopPass()
     }
 
     /// The drawer's turn ended (or the run stops).
