@@ -4,38 +4,6 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
-/// Where to connect: `ws://HOST:PORT/PATH` (no TLS).
-struct ReplayURL: Sendable, Equatable {
-    var host: String
-    var port: Int
-    var path: String
-    /// The resolved address, set once before thousands of connections are opened so
-    /// none of them waits on a name lookup.
-    var address: SocketAddress?
-
-    /// Resolves `host` once (a blocking lookup: call it before the run starts).
-    mutating func resolve() throws {
-        address = try SocketAddress.makeAddressResolvingHost(host, port: port)
-    }
-
-    init?(_ text: String) {
-        guard text.hasPrefix("ws://") else { return nil }
-        let rest = text.dropFirst("ws://".count)
-        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-        let authority = rest[..<slash]
-        path = slash == rest.endIndex ? "/" : String(rest[slash...])
-        if let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) {
-            host = String(authority[..<colon])
-            self.port = port
-        } else {
-            host = String(authority)
-            port = 80
-        }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
-    }
-}
-
 /// What a replay connection tells its owner. Every call happens on the connection's
 /// event loop.
 protocol ReplayPeer: AnyObject, Sendable {
@@ -50,8 +18,9 @@ protocol ReplayPeer: AnyObject, Sendable {
 /// runs in channel handlers on the connection's event loop.
 final class ReplayConnection: @unchecked Sendable {
     let eventLoop: any EventLoop
-    /// The WebSocket, once upgraded: frames are written only to this.
+    /// The WebSocket, once upgraded: frames are written only to this, by `writer`.
     private(set) var channel: (any Channel)?
+    private(set) var writer: ReplayFrameWriter?
     /// The TCP connection, from connect on: before the upgrade it can only be closed
     /// (writing a frame into the HTTP pipeline would be a type error that traps).
     private var socket: (any Channel)?
@@ -77,9 +46,11 @@ final class ReplayConnection: @unchecked Sendable {
         let upgrader = ReplayUpgrader { channel in
             let sync = channel.pipeline.syncOperations
             sync.removeHandler(initial).whenComplete { _ in }
-            try sync.addHandler(WebSocketFrameEncoder())
+            let encoder = WebSocketFrameEncoder()
+            try sync.addHandler(encoder)
             try sync.addHandler(FrameHandler(connection: handlerBox, maxFrameSize: 1 << 20, maxMessageSize: 1 << 20))
-            handlerBox.upgraded(channel)
+            let socket = try? sync.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
+            handlerBox.upgraded(channel, writer: ReplayFrameWriter(channel: channel, encoderContext: try sync.context(handler: encoder), socket: socket))
         }
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -107,21 +78,30 @@ final class ReplayConnection: @unchecked Sendable {
         }
     }
 
-    fileprivate func upgraded(_ channel: any Channel) {
+    fileprivate func upgraded(_ channel: any Channel, writer: ReplayFrameWriter) {
         self.channel = channel
+        self.writer = writer
         peer?.connected(self)
     }
 
     func sendText(_ text: String) {
-        guard let channel, !closing else { return }
-        var buffer = channel.allocator.buffer(capacity: text.utf8.count)
-        buffer.writeString(text)
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: buffer), promise: nil)
+        guard let writer, !closing else { return }
+        writer.send(.text, ByteBuffer(string: text))
     }
 
     func sendBinary(_ buffer: ByteBuffer) {
-        guard let channel, !closing else { return }
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, maskKey: .random(), data: buffer), promise: nil)
+        guard let writer, !closing else { return }
+        writer.send(.binary, buffer)
+    }
+
+    /// Sends a normal close frame (1000), then closes the socket.
+    private func sendClose(on channel: any Channel) {
+        var data = channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: .normalClosure)
+        guard let writer else { return channel.close(promise: nil) }
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        writer.send(.connectionClose, data, promise: written)
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// A normal close (1000), then the socket is closed; a connection still connecting or
@@ -133,11 +113,7 @@ final class ReplayConnection: @unchecked Sendable {
             socket?.close(promise: nil)
             return
         }
-        var data = channel.allocator.buffer(capacity: 2)
-        data.write(webSocketErrorCode: .normalClosure)
-        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)).whenComplete { _ in
-            channel.close(promise: nil)
-        }
+        sendClose(on: channel)
     }
 
     fileprivate func reportClosed(code: Int?, error: (any Error)?) {
@@ -153,11 +129,7 @@ final class ReplayConnection: @unchecked Sendable {
         guard let channel else { return }
         if !closing {
             closing = true
-            var data = channel.allocator.buffer(capacity: 2)
-            data.write(webSocketErrorCode: .normalClosure)
-            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: data)).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            sendClose(on: channel)
         } else {
             channel.close(promise: nil)
         }
@@ -263,8 +235,7 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
                 fragments = (opcode, buffer)
             }
         case .ping:
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.payload)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+            connection.writer?.send(.pong, frame.payload)
         case .connectionClose:
             var data = frame.payload
             let code = data.readInteger(as: UInt16.self).map(Int.init)
