@@ -27,9 +27,9 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Parses UTF-8 JSON text; nil when it is not valid JSON.
+    /// Parses UTF-8 JSON text (`JSONParser`); nil when it is not valid JSON.
     public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        JSONParser.parse(bytes)
     }
 
     var typeName: String {
