@@ -52,54 +52,50 @@ struct JSONParser {
     }
 
     private mutating func object(depth: Int) -> JSONValue? {
-        guard depth <= Self.maxDepth else { return nil }
-        index += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard current == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipWhitespace()
-            guard current == UInt8(ascii: ":") else { return nil }
-            index += 1
-            skipWhitespace()
-            guard let member = value(depth: depth) else { return nil }
+        let closed = elements(closedBy: UInt8(ascii: "}"), depth: depth) { parser in
+            guard parser.current == UInt8(ascii: "\""), let key = parser.string() else { return false }
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: ":") else { return false }
+            parser.index += 1
+            parser.skipWhitespace()
+            guard let member = parser.value(depth: depth) else { return false }
             members[key] = member
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(members)
-            default: return nil
-            }
+            return true
         }
+        return closed ? .object(members) : nil
     }
 
     private mutating func array(depth: Int) -> JSONValue? {
-        guard depth <= Self.maxDepth else { return nil }
-        index += 1
         var elements: [JSONValue] = []
+        let closed = self.elements(closedBy: UInt8(ascii: "]"), depth: depth) { parser in
+            guard let element = parser.value(depth: depth) else { return false }
+            elements.append(element)
+            return true
+        }
+        return closed ? .array(elements) : nil
+    }
+
+    /// The comma-separated elements of an array or object, `index` on its opening bracket:
+    /// `element` parses one (false when it is not valid). True once `close` ended them.
+    private mutating func elements(closedBy close: UInt8, depth: Int, _ element: (inout JSONParser) -> Bool) -> Bool {
+        guard depth <= Self.maxDepth else { return false }
+        index += 1
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
+        if current == close {
             index += 1
-            return .array(elements)
+            return true
         }
         while true {
             skipWhitespace()
-            guard let element = value(depth: depth) else { return nil }
-            elements.append(element)
+            guard element(&self) else { return false }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
+            case close:
                 index += 1
-                return .array(elements)
-            default: return nil
+                return true
+            default: return false
             }
         }
     }
