@@ -121,8 +121,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 return String(validating: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard let escaped = escape() else { return nil }
-                utf8.append(contentsOf: escaped)
+                guard escape(into: &utf8) else { return nil }
             default:
                 guard byte >= 0x20 else { return nil }
                 utf8.append(byte)
@@ -131,34 +130,37 @@ struct JSONParser {
         return nil
     }
 
-    /// The UTF-8 of one escape, `index` just past its backslash.
-    private mutating func escape() -> [UInt8]? {
-        guard let byte = current else { return nil }
+    /// Appends the UTF-8 of one escape, `index` just past its backslash; false when it is
+    /// not a valid escape.
+    private mutating func escape(into utf8: inout [UInt8]) -> Bool {
+        guard let byte = current else { return false }
         index += 1
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return [byte]
-        case UInt8(ascii: "b"): return [0x08]
-        case UInt8(ascii: "f"): return [0x0C]
-        case UInt8(ascii: "n"): return [0x0A]
-        case UInt8(ascii: "r"): return [0x0D]
-        case UInt8(ascii: "t"): return [0x09]
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
         case UInt8(ascii: "u"):
-            guard let unit = hex4() else { return nil }
+            guard let unit = hex4() else { return false }
             var scalarValue = UInt32(unit)
             if (0xD800..<0xDC00).contains(unit) {
                 // A high surrogate must be followed by an escaped low one.
-                guard current == UInt8(ascii: "\\") else { return nil }
+                guard current == UInt8(ascii: "\\") else { return false }
                 index += 1
-                guard current == UInt8(ascii: "u") else { return nil }
+                guard current == UInt8(ascii: "u") else { return false }
                 index += 1
-                guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return false }
                 scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             }
-            guard let scalar = Unicode.Scalar(scalarValue) else { return nil }
-            return Array(String(Character(scalar)).utf8)
+            // nil for a lone low surrogate.
+            guard let scalar = Unicode.Scalar(scalarValue) else { return false }
+            UTF8.encode(scalar) { utf8.append($0) }
         default:
-            return nil
+            return false
         }
+        return true
     }
 
     private mutating func hex4() -> UInt16? {
@@ -197,8 +199,8 @@ struct JSONParser {
             guard let digit = current, isDigit(digit) else { return nil }
             skipDigits()
         }
-        guard let text = String(validating: bytes[start..<index], as: UTF8.self),
-              let value = Double(text), value.isFinite else { return nil }
+        // The grammar above admits only ASCII.
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else { return nil }
         return value
     }
 

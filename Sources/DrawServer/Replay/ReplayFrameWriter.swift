@@ -6,26 +6,25 @@ import NIOWebSocket
 /// NIO behind them.
 ///
 /// The drawers' frames are most of what the load generator writes, and NIO's pipeline,
-/// frame encoder and a `getrandom` call for every masking key cost about a third as much
+/// its frame encoder and a `getrandom` call for every masking key cost about a third as much
 /// as the kernel's own work for the write; the load generator shares its core with
 /// nothing, so what it saves goes to reading deliveries. Lives on the connection's event
 /// loop; not thread-safe.
 final class ReplayFrameWriter: @unchecked Sendable {
+    /// The upgraded channel: no handler of its writes frames, so bytes written to it go
+    /// to the socket as they are.
     private let channel: any Channel
-    /// The frame encoder's context: raw bytes written there go past the encoder to the socket.
-    private let encoderContext: ChannelHandlerContext
     private let socket: NIOBSDSocket.Handle?
     /// Writes handed to NIO and not completed yet; while there are any, frames queue behind
     /// them in NIO, so none overtakes another.
     private(set) var writesInNIO = 0
-    /// Frames that went to the socket directly, in full (for tests and curiosity).
+    /// Frames that went to the socket directly, in full (for tests).
     private(set) var directFrames = 0
     private var maskKeys: MaskKeyGenerator
     private var scratch: [UInt8] = []
 
-    init(channel: any Channel, encoderContext: ChannelHandlerContext, socket: NIOBSDSocket.Handle?) {
+    init(channel: any Channel, socket: NIOBSDSocket.Handle?) {
         self.channel = channel
-        self.encoderContext = encoderContext
         self.socket = socket
         var system = SystemRandomNumberGenerator()
         maskKeys = MaskKeyGenerator(seed: system.next())
@@ -54,7 +53,7 @@ final class ReplayFrameWriter: @unchecked Sendable {
         let written = promise ?? channel.eventLoop.makePromise(of: Void.self)
         writesInNIO += 1
         written.futureResult.whenComplete { [self] _ in writesInNIO -= 1 }
-        encoderContext.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: bytes)), promise: written)
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: written)
     }
 
     /// Fills `scratch` with the frame: FIN, opcode, masked length, key, masked payload.

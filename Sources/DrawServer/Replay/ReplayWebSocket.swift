@@ -46,11 +46,10 @@ final class ReplayConnection: @unchecked Sendable {
         let upgrader = ReplayUpgrader { channel in
             let sync = channel.pipeline.syncOperations
             sync.removeHandler(initial).whenComplete { _ in }
-            let encoder = WebSocketFrameEncoder()
-            try sync.addHandler(encoder)
+            // Frames go out already encoded (`ReplayFrameWriter`): no frame encoder.
             try sync.addHandler(FrameHandler(connection: handlerBox, maxFrameSize: 1 << 20, maxMessageSize: 1 << 20))
             let socket = try? sync.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
-            handlerBox.upgraded(channel, writer: ReplayFrameWriter(channel: channel, encoderContext: try sync.context(handler: encoder), socket: socket))
+            handlerBox.upgraded(channel, writer: ReplayFrameWriter(channel: channel, socket: socket))
         }
         let bootstrap = ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -183,7 +182,6 @@ private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChann
 /// the close handshake.
 private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
-    typealias OutboundOut = WebSocketFrame
 
     let connection: ReplayConnection
     let maxMessageSize: Int
