@@ -64,6 +64,52 @@ struct AbuseTests {
         }
     }
 
+    /// The server closes lingering: a client still flooding when it is cut off reads the
+    /// `rate_limited` errors and the 1008 close frame instead of a reset that discards them.
+    @Test func aFloodingClientReadsItsRateLimitErrorsAndThe1008Close() async throws {
+        try await withServer { port in
+            let client = TestClient.connect(port: port)
+            try await client.hello("Flood")
+            let dot = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 11, y: 11))
+            // Far more than the budgets allow, queued at once: the client writes them as fast
+            // as the socket takes them, and is still writing when the server closes.
+            for _ in 0..<20_000 { client.send(binary: dot) }
+            var rateLimited = 0
+            var closeCode: Int?
+            while let event = await client.nextEvent(within: 10) {
+                if case .json(.object(let object)) = event, object["code"]?.stringValue == "rate_limited" { rateLimited += 1 }
+                if case .closed(let code) = event {
+                    closeCode = code
+                    break
+                }
+            }
+            #expect(rateLimited >= 1, "the errors sent before the close arrive too")
+            #expect(closeCode == 1008)
+        }
+    }
+
+    /// The same at the socket: a peer that floods without reading until the server stops
+    /// taking its bytes finds the 1008 close frame and the server's FIN. Its writes never
+    /// meet a reset: client libraries tear the connection down on that write error before
+    /// reading what had arrived, which is how the close frame used to be lost.
+    @Test func aPeerFloodingWithoutReadingFindsThe1008CloseFrame() async throws {
+        try await withServer { port in
+            let peer = try RawWebSocket(port: port)
+            #expect(peer.status == 101)
+            peer.sendText(#"{"t":"hello","name":"Flood"}"#)
+            let dot = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 11, y: 11))
+            let frame = [0x82, 0x80 | UInt8(dot.count), 1, 2, 3, 4] + dot.enumerated().map { $0.element ^ UInt8($0.offset % 4 + 1) }
+            let (written, writeError) = peer.flood(frame, maxBytes: 64 << 20)
+            #expect(writeError != ECONNRESET && writeError != EPIPE, "writing failed (errno \(writeError)) after \(written) bytes: the server reset the connection")
+            let (bytes, reset) = peer.readToEnd(within: 5)
+            let frames = RawWebSocket.frames(in: bytes)
+            let close = frames.last { $0.opcode == 0x8 }
+            #expect(!reset, "the server closed with a reset after \(written) bytes; the peer got \(bytes.count) bytes")
+            #expect(close.map { Int($0.payload[0]) << 8 | Int($0.payload[1]) } == 1008)
+            #expect(frames.contains { $0.opcode == 0x1 && String(decoding: $0.payload, as: UTF8.self).contains("rate_limited") })
+        }
+    }
+
     @Test func connectionsPerIPAreCapped() async throws {
         try await withServer({ $0.limits.maxConnectionsPerIP = 3 }) { port in
             var clients: [TestClient] = []

@@ -99,6 +99,79 @@ final class RawWebSocket {
     }
 }
 
+extension RawWebSocket {
+    /// Writes `frame` over and over without reading, as fast as the socket takes it, until
+    /// the connection fails, the socket stops taking bytes for `stall` seconds, or
+    /// `maxBytes` are written. Returns the bytes written and the error that ended it (0 when
+    /// the socket stalled or the bound was reached).
+    func flood(_ frame: [UInt8], maxBytes: Int, stall: Double = 0.3) -> (written: Int, error: Int32) {
+        var burst: [UInt8] = []
+        while burst.count < 64 * 1024 { burst += frame }
+        var written = 0
+        var offset = 0
+        var stalledSince: Date?
+        while written < maxBytes {
+            let sent = burst[offset...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent > 0 {
+                written += sent
+                offset = (offset + sent) % burst.count
+                stalledSince = nil
+                continue
+            }
+            guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return (written, sent < 0 ? errno : 0) }
+            let since = stalledSince ?? Date()
+            stalledSince = since
+            if Date().timeIntervalSince(since) > stall { break }
+            usleep(1_000)
+        }
+        return (written, 0)
+    }
+
+    /// Reads until the server's FIN, a reset or `seconds`; returns what arrived and whether
+    /// the connection was reset.
+    func readToEnd(within seconds: Double) -> (bytes: [UInt8], reset: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count == 0 { return (received, false) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                return (received, errno == ECONNRESET)
+            }
+            received += buffer[0..<count]
+        }
+        return (received, false)
+    }
+
+    /// The server's (unmasked) frames in `bytes`, as opcode and payload; stops at the first
+    /// incomplete frame.
+    static func frames(in bytes: [UInt8]) -> [(opcode: UInt8, payload: [UInt8])] {
+        var frames: [(UInt8, [UInt8])] = []
+        var index = 0
+        while index + 2 <= bytes.count {
+            var length = Int(bytes[index + 1] & 0x7F)
+            var start = index + 2
+            if length == 126 {
+                guard start + 2 <= bytes.count else { break }
+                length = Int(bytes[start]) << 8 | Int(bytes[start + 1])
+                start += 2
+            } else if length == 127 {
+                guard start + 8 <= bytes.count else { break }
+                length = bytes[start..<start + 8].reduce(0) { $0 << 8 | Int($1) }
+                start += 8
+            }
+            guard start + length <= bytes.count else { break }
+            frames.append((bytes[index] & 0x0F, Array(bytes[start..<start + length])))
+            index = start + length
+        }
+        return frames
+    }
+}
+
 /// Connects `socket` to 127.0.0.1:`port`.
 func connectToLoopback(_ socket: Int32, port: Int) throws {
     var address = sockaddr_in()

@@ -35,10 +35,15 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     private var readPending = false
     private var closeDeadline: Scheduled<Void>?
     private var notifiedClosed = false
+    private let lingering: LingeringClose.Configuration
+    /// Set once the server's close frame and FIN are out (see `LingeringClose`): what the
+    /// peer still sends is read and discarded, never parsed.
+    private var linger: LingeringClose?
 
-    init(receiver: WebSocketReceiver, service: any WebSocketService) {
+    init(receiver: WebSocketReceiver, service: any WebSocketService, lingering: LingeringClose.Configuration = .init()) {
         self.receiver = receiver
         self.service = service
+        self.lingering = lingering
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -56,6 +61,10 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if linger != nil {
+            discard(unwrapInboundIn(data).readableBytes)
+            return
+        }
         receiver.append(unwrapInboundIn(data))
         while let action = receiver.nextAction() {
             switch action {
@@ -90,9 +99,12 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
-    /// Reads are held back while the service is paused.
+    /// Reads are held back while the service is paused; while lingering, until the byte
+    /// bound is reached.
     func read(context: ChannelHandlerContext) {
-        if readingPaused {
+        if let linger {
+            if linger.discardedBytes < linger.configuration.maxDiscardedBytes { context.read() }
+        } else if readingPaused {
             readPending = true
         } else {
             context.read()
@@ -135,12 +147,38 @@ final class WebSocketConnectionHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Sends the close frame, then closes lingering (see `LingeringClose`).
     private func writeCloseThenClose(context: ChannelHandlerContext, code: UInt16, reason: String) {
         service.closeSent()
+        context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason))).assumeIsolated().whenComplete { result in
+            guard case .success = result, let context = self.context else {
+                self.context?.close(promise: nil)
+                return
+            }
+            self.startLingering(context: context)
+        }
+    }
+
+    private func startLingering(context: ChannelHandlerContext) {
+        linger = LingeringClose(configuration: lingering)
+        closeDeadline?.cancel()
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason))).whenComplete { _ in
+        closeDeadline = context.eventLoop.scheduleTask(in: lingering.timeout) {
             channel.close(promise: nil)
         }
+        // The FIN follows the close frame; reading goes on (held back reads included).
+        context.close(mode: .output).assumeIsolated().whenComplete { result in
+            if case .failure = result { channel.close(promise: nil) }
+        }
+        readingPaused = false
+        readPending = false
+        context.read()
+    }
+
+    private func discard(_ count: Int) {
+        guard var linger else { return }
+        _ = linger.discarded(count)
+        self.linger = linger
     }
 
     private func notifyClosed() {
