@@ -228,6 +228,34 @@ struct DirectWriteTests {
         try await channel.close()
     }
 
+    /// A room reserves the socket for each idle recipient under its lock and writes after
+    /// releasing it. Frames sent to the outbox between the reservation and the write, from
+    /// its loop or another thread, queue behind the reserved one and follow it in order.
+    @Test func aReservedFrameGoesFirstAndFramesSentMeanwhileFollowIt() async throws {
+        let descriptors = Self.socketPair(nonBlockingPeer: true)
+        defer { close(descriptors[1]) }
+
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
+        let outbox = Outbox(limit: 1 << 20, hardClose: {})
+        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let reader = descriptors[1]
+        let beforeWrite = try await eventLoop.submit { () -> [UInt8] in
+            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            let first = WireFrame(.binary, payload: [1])
+            guard case .reserved(let immediate) = outbox.reserve(first) else { return [0xFF] }
+            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2])) { return [0xFE] }
+            Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
+            var chunk = [UInt8](repeating: 0, count: 64)
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
+            outbox.sendReserved(first, immediate)
+            return got > 0 ? Array(chunk[0..<got]) : []
+        }.get()
+        #expect(beforeWrite.isEmpty, "nothing is written before the reserved frame")
+        #expect(try await Self.readSoon(8, from: reader) == [0x82, 1, 1, 0x82, 1, 2, 0x81, 1, 0x61], "the reserved frame, then the queued ones in order")
+        #expect(outbox.immediateSends == 1)
+        try await channel.close()
+    }
+
     /// Frames sent to an outbox on the connection's loop (at once, or queued when something
     /// waits), from other threads (queued, drained at read-burst ends or by the loop's task)
     /// and pongs through the pipeline, with a socket that keeps filling up: every frame

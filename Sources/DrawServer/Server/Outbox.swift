@@ -32,6 +32,8 @@ final class Outbox: Sendable {
         var finished = false
         /// Where a frame may go at once (see `allowImmediateSends`).
         var immediate: Immediate?
+        /// A frame `reserve` let go at once is being written; others queue behind it.
+        var sendInFlight = false
         var immediateSends = 0
         var frames: [WireFrame] = []
         var close: Close?
@@ -76,48 +78,105 @@ final class Outbox: Sendable {
     }
 
     /// Queues a frame, or sends it at once when it may (see `allowImmediateSends`); false
-    /// when the connection is closing or the frame overflowed the queue.
+    /// when the connection is closing or the frame overflowed the queue. The caller holds no
+    /// lock: this may write to the socket. Under a lock, use `enqueue`, or `reserve` and then
+    /// `sendReserved` once the lock is released.
     @discardableResult
     func send(_ frame: WireFrame) -> Bool {
-        let outcome = state.withLock { s -> SendOutcome in
-            guard s.close == nil, !s.finished else { return .refused }
-            guard s.bytes + frame.bytes.readableBytes <= limit else {
-                s.frames.removeAll()
-                s.bytes = 0
-                s.close = Close(code: 4008, reason: "too slow to read: reconnect with your token")
-                return .overflowed(wake: s.requestDrain())
-            }
-            // Nothing queued (`bytes` says so without touching the array's storage), no drain
-            // requested, and on the connection's event loop: nothing can be overtaken.
-            if s.bytes == 0, !s.drainRequested, let immediate = s.immediate, pthread_equal(immediate.thread, pthread_self()) != 0,
-               let sent = frame.bytes.withUnsafeReadableBytes({ SocketWrite.send($0, to: immediate.socket) }), sent > 0 {
-                s.immediateSends &+= 1
-                guard sent < frame.bytes.readableBytes else { return .sent }
-                // The socket took part of the frame. NIO writes the rest, and frames queue
-                // until the handler allows immediate sends again.
-                s.immediate = nil
-                var rest = frame.bytes
-                rest.moveReaderIndex(forwardBy: sent)
-                return .sentPartly(rest: rest, writer: s.writer)
-            }
-            s.frames.append(frame)
-            s.bytes += frame.bytes.readableBytes
-            return .queued(wake: s.requestDrain())
+        switch reserve(frame) {
+        case .reserved(let reservation):
+            sendReserved(frame, reservation)
+            return true
+        case .queued:
+            return true
+        case .refused:
+            return false
         }
-        switch outcome {
-        case .sent:
-            return true
-        case .queued(let wake):
-            wake?.workArrived()
-            return true
-        case .sentPartly(let rest, let writer):
-            guard let writer else {
-                // Cannot happen (immediate sends are allowed only while a writer is set), but a
-                // stream missing the end of a frame must not go on.
-                hardClose()
-                return false
+    }
+
+    /// Queues a frame, never writing to the socket here, so it may be called under a lock;
+    /// false when the connection is closing or the frame overflowed the queue.
+    @discardableResult
+    func enqueue(_ frame: WireFrame) -> Bool {
+        let outcome = state.withLock { s in s.queue(frame, limit: limit) }
+        return finish(outcome)
+    }
+
+    /// What `reserve` decided.
+    enum Reservation {
+        /// The frame is queued for the writer.
+        case queued
+        /// The frame goes at once: send it with `sendReserved`, on this thread, before
+        /// anything else is sent to this connection from here. Frames sent to the outbox in
+        /// between queue behind it.
+        case reserved(Immediate)
+        /// The connection is closing, or the frame overflowed the queue.
+        case refused
+    }
+
+    /// Queues a frame, or reserves the socket for it: when called on the connection's event
+    /// loop while nothing is queued or in flight and immediate sends are allowed. Writes
+    /// nothing itself, so a room may reserve for each recipient under its lock and send once
+    /// the lock is released (no lock is held across a system call).
+    func reserve(_ frame: WireFrame) -> Reservation {
+        let outcome = state.withLock { s -> QueueOutcome in
+            guard s.close == nil, !s.finished else { return .refused }
+            // Nothing queued (`bytes` says so without touching the array's storage), no drain
+            // requested or send in flight, and on the connection's event loop: nothing can be
+            // overtaken.
+            if s.bytes == 0, !s.drainRequested, !s.sendInFlight, let immediate = s.immediate,
+               pthread_equal(immediate.thread, pthread_self()) != 0,
+               frame.bytes.readableBytes <= limit {
+                s.sendInFlight = true
+                return .reserved(immediate)
             }
+            return s.queue(frame, limit: limit)
+        }
+        if case .reserved(let immediate) = outcome { return .reserved(immediate) }
+        return finish(outcome) ? .queued : .refused
+    }
+
+    /// Writes a frame `reserve` reserved the socket for, holding no lock; frames queued
+    /// meanwhile are drained after it.
+    func sendReserved(_ frame: WireFrame, _ immediate: Immediate) {
+        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: immediate.socket) } ?? 0
+        let (wake, writer) = state.withLock { s -> (ConnectionWriter?, ConnectionWriter?) in
+            s.sendInFlight = false
+            if sent > 0 { s.immediateSends &+= 1 }
+            // The socket took less than the frame: NIO writes the rest, and frames queue
+            // until the handler allows immediate sends again.
+            if sent < frame.bytes.readableBytes { s.immediate = nil }
+            let wake = s.bytes > 0 || s.close != nil ? s.requestDrain() : nil
+            return (wake, s.writer)
+        }
+        if sent < frame.bytes.readableBytes {
+            guard let writer else {
+                // Immediate sends are allowed only while a writer is set; a stream missing
+                // the end of a frame must not go on.
+                hardClose()
+                return
+            }
+            var rest = frame.bytes
+            rest.moveReaderIndex(forwardBy: sent)
             writer.writeRemainder(rest)
+        }
+        wake?.workArrived()
+    }
+
+    fileprivate enum QueueOutcome {
+        case reserved(Immediate)
+        case queued(wake: ConnectionWriter?)
+        case refused
+        case overflowed(wake: ConnectionWriter?)
+    }
+
+    /// Wakes the writer or handles an overflow, outside the lock; false when refused.
+    private func finish(_ outcome: QueueOutcome) -> Bool {
+        switch outcome {
+        case .reserved, .queued(wake: nil):
+            return true
+        case .queued(let wake?):
+            wake.workArrived()
             return true
         case .refused:
             return false
@@ -127,14 +186,6 @@ final class Outbox: Sendable {
             scheduleHardClose()
             return false
         }
-    }
-
-    private enum SendOutcome {
-        case sent
-        case sentPartly(rest: ByteBuffer, writer: ConnectionWriter?)
-        case queued(wake: ConnectionWriter?)
-        case refused
-        case overflowed(wake: ConnectionWriter?)
     }
 
     /// Lets `send`, when called on this thread (the connection's event loop) while nothing is
@@ -226,6 +277,20 @@ final class Outbox: Sendable {
 }
 
 extension Outbox.State {
+    /// Queues a frame, or on overflow drops the queue and asks for the 4008 close.
+    fileprivate mutating func queue(_ frame: WireFrame, limit: Int) -> Outbox.QueueOutcome {
+        guard close == nil, !finished else { return .refused }
+        guard bytes + frame.bytes.readableBytes <= limit else {
+            frames.removeAll()
+            bytes = 0
+            close = Outbox.Close(code: 4008, reason: "too slow to read: reconnect with your token")
+            return .overflowed(wake: requestDrain())
+        }
+        frames.append(frame)
+        bytes += frame.bytes.readableBytes
+        return .queued(wake: requestDrain())
+    }
+
     /// Marks a drain as requested; returns the writer to wake if this is the first request.
     fileprivate mutating func requestDrain() -> ConnectionWriter? {
         guard !drainRequested, let writer else { return nil }

@@ -111,17 +111,24 @@ actor RoomActor {
 
     /// `draw` at `now`, the game time of `receivedAt`, which the caller already has.
     nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> Int {
-        state.withLock { s in
+        // Encoded once, the same bytes for everyone.
+        let wire = WireFrame(.binary, payload: frame)
+        // Recipients whose sockets take the frame at once: sent to after the lock is
+        // released, so no lock is held across a system call. Each reservation makes later
+        // frames for that recipient queue behind it, so the order the room decided holds.
+        var reserved: [(outbox: Outbox, immediate: Outbox.Immediate)] = []
+        let relayed = state.withLock { s -> Int? in
             let generation = s.room.canvasGeneration
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
             switch outcome {
             case .relay(let sender, let points):
-                // Encoded once, the same bytes for everyone.
-                let wire = WireFrame(.binary, payload: frame)
                 var recipients = 0
                 s.prefetched = s.outboxes.prefetchForFanOut()
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
-                    s.outboxes.entries[index].outbox.send(wire)
+                    let outbox = s.outboxes.entries[index].outbox
+                    if case .reserved(let immediate) = outbox.reserve(wire) {
+                        reserved.append((outbox, immediate))
+                    }
                     recipients += 1
                 }
                 if s.room.canvasGeneration == generation {
@@ -137,13 +144,16 @@ actor RoomActor {
                     server.store.roomChanged(s.room.snapshot(now: now))
                 }
                 server.metrics.sentBinary(bytes: frame.readableBytes, count: recipients)
-                server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
                 return points
             case .rejected(let error):
                 Self.deliver(.error(error), to: .player(player), in: s, metrics: server.metrics)
-                return 0
+                return nil
             }
         }
+        for recipient in reserved { recipient.outbox.sendReserved(wire, recipient.immediate) }
+        guard let points = relayed else { return 0 }
+        server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
+        return points
     }
 
     // MARK: - Reading state
@@ -194,7 +204,7 @@ actor RoomActor {
                 deliver(message, to: audience, in: s, metrics: server.metrics)
             case .sendDrawing(let frames, let player):
                 guard let outbox = s.outboxes[player] else { continue }
-                for frame in frames { outbox.send(WireFrame(.binary, payload: frame)) }
+                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame)) }
             case .released(let player):
                 s.outboxes[player] = nil
                 server.released(player, from: code)
@@ -224,7 +234,8 @@ actor RoomActor {
         var recipients = 0
         func send(_ outbox: Outbox?) {
             guard let outbox else { return }
-            outbox.send(frame)
+            // Under the room's lock: queued, never written here.
+            outbox.enqueue(frame)
             recipients += 1
         }
         switch audience {
