@@ -25,7 +25,6 @@ struct GameConnectionTests {
         let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: false), service: game)
         try channel.pipeline.syncOperations.addHandler(handler)
         try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
-        game.connection = NIOLoopBound(handler, eventLoop: channel.eventLoop)
     }
 
     /// The `ref`s of the errors the session queued for the client so far.
@@ -137,7 +136,6 @@ struct GameConnectionCleanUpTests {
             let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: true), service: game)
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
-            game.connection = NIOLoopBound(handler, eventLoop: channel.eventLoop)
             weakGame = game
             weakHandler = handler
             try channel.writeInbound(WebSocketReceiverTests.frame(.binary, rsv1: true, WebSocketReceiverTests.deflated([1, 2, 3])).wire)
@@ -175,5 +173,38 @@ struct GameConnectionCleanUpTests {
         try await Self.waitUntil { weakWriter == nil && weakHandler == nil }
         #expect(weakWriter == nil)
         #expect(weakHandler == nil)
+    }
+}
+
+/// A connection's objects hold each other without cycles: once its channel closes and its
+/// session has ended, nothing keeps them alive.
+@Suite("Connection objects' lifetimes")
+struct ConnectionLifetimeTests {
+    @Test func aClosedConnectionsObjectsAreFreed() async throws {
+        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+        weak var handler: ConnectionHandler?
+        weak var webSocket: WebSocketConnectionHandler?
+        weak var writer: ConnectionWriter?
+        do {
+            let channel = EmbeddedChannel()
+            try channel.connect(to: SocketAddress(ipAddress: "10.0.0.2", port: 9)).wait()
+            try server.acceptWebSocket(channel: channel, deflate: false)
+            let socketEnd = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+            handler = socketEnd
+            writer = socketEnd.writer
+            webSocket = try channel.pipeline.syncOperations.handler(type: WebSocketConnectionHandler.self)
+            #expect(handler != nil && writer != nil && webSocket != nil)
+            try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"hello","name":"Ada"}"#).wire)
+            _ = try channel.finish(acceptAlreadyClosed: true)
+        }
+        // The session ends on a task of its own; wait for it, not for a fixed time.
+        for _ in 0..<1_000 where server.connectionCount > 0 || handler != nil || webSocket != nil || writer != nil {
+            await Task.yield()
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(server.connectionCount == 0)
+        #expect(handler == nil, "the socket handler is freed")
+        #expect(webSocket == nil, "the WebSocket handler (and with it the session) is freed")
+        #expect(writer == nil, "the writer is freed")
     }
 }

@@ -84,16 +84,13 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         context.fireChannelInactive()
     }
 
-    /// The channel closed: the outbox is finished, so it lets go of the writer, and the
-    /// writer goes too (it holds this handler through its sink).
+    /// The channel closed: nothing more is queued for it.
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         socket = nil
         isWritable = false
         publishImmediateSends()
         writer?.outbox.finish()
-        writer = nil
-        webSocket = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

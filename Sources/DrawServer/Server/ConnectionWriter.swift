@@ -40,8 +40,8 @@ final class ConnectionWriter: @unchecked Sendable {
     let outbox: Outbox
     let maxFrameSize: Int
     let scheduler: EventLoopWriteScheduler
-    /// On the event loop only.
-    private let sink: any Sink
+    /// On the event loop only. Weak: the sink (the connection's handler) owns this writer.
+    private weak var sink: (any Sink)?
     /// The array drains swap with the outbox's, kept between drains. On the event loop only.
     private var spare: [WireFrame] = []
 
@@ -61,13 +61,13 @@ final class ConnectionWriter: @unchecked Sendable {
 
     /// Writes the rest of a frame the outbox sent only part of. On the event loop only.
     func writeRemainder(_ rest: ByteBuffer) {
-        sink.writeRemainder(rest)
+        sink?.writeRemainder(rest)
     }
 
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket
     /// becomes writable again).
     func drain() {
-        guard sink.isWritable else { return }
+        guard let sink, sink.isWritable else { return }
         var frames = spare
         spare = []
         var close: Outbox.Close?
@@ -75,7 +75,7 @@ final class ConnectionWriter: @unchecked Sendable {
             spare = frames
             return
         }
-        write(frames)
+        write(frames, to: sink)
         if let close { sink.close(close) }
         frames.removeAll(keepingCapacity: true)
         spare = frames
@@ -83,7 +83,7 @@ final class ConnectionWriter: @unchecked Sendable {
 
     /// Writes `frames` in order, each run of binary frames as one frame when it fits, and
     /// flushes with the last.
-    private func write(_ frames: [WireFrame]) {
+    private func write(_ frames: [WireFrame], to sink: any Sink) {
         var index = frames.startIndex
         while index < frames.endIndex {
             guard frames[index].kind == .binary else {

@@ -9,8 +9,6 @@ final class GameConnection: WebSocketService {
     let inbox = SessionInbox()
     private let eventLoop: any EventLoop
     private let timers: ConnectionTimers
-    /// Set once the pipeline is in place; reading resumes through it.
-    var connection: NIOLoopBound<WebSocketConnectionHandler>?
 
     init(session: ClientSession, eventLoop: any EventLoop, timers: ConnectionTimers) {
         self.session = session
@@ -37,7 +35,7 @@ final class GameConnection: WebSocketService {
             connection.pauseReading()
             timers.activity.holdReads(true)
         }
-        if startTask { startHandling() }
+        if startTask { startHandling(resumingReadsOf: NIOLoopBound(connection, eventLoop: eventLoop)) }
     }
 
     func closeSent() {
@@ -46,15 +44,14 @@ final class GameConnection: WebSocketService {
 
     func connectionClosed() {
         timers.cancel()
-        // The handler holds this connection as its service: break the cycle.
-        connection = nil
-        if inbox.close() { startHandling() }
+        if inbox.close() { startHandling(resumingReadsOf: nil) }
     }
 
     /// Handles the inbox until it is empty. The task's stack is freed when it ends, rather
-    /// than staying with the connection for as long as it is open.
-    private func startHandling() {
-        let (inbox, session, connection, eventLoop) = (self.inbox, self.session, self.connection, self.eventLoop)
+    /// than staying with the connection for as long as it is open. The task holds the
+    /// connection only while it runs, to resume reading it.
+    private func startHandling(resumingReadsOf connection: NIOLoopBound<WebSocketConnectionHandler>?) {
+        let (inbox, session, eventLoop) = (self.inbox, self.session, self.eventLoop)
         let activity = timers.activity
         Task {
             while true {

@@ -46,7 +46,6 @@ extension GameServer {
             game.connectionClosed()
             throw error
         }
-        game.connection = NIOLoopBound(webSocket, eventLoop: eventLoop)
         handler.webSocket = webSocket
         handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
         if admission == .draining {

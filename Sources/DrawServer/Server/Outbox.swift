@@ -37,10 +37,10 @@ final class Outbox: Sendable {
         var immediateSends = 0
         var frames: [WireFrame] = []
         var close: Close?
-        /// Woken (outside the lock) when work arrives and no drain is requested yet. Held
-        /// strongly and let go by `finish`, so waking it costs no weak-reference load on
-        /// the hot path; the connection's handler finishes the outbox when the channel goes.
-        var writer: ConnectionWriter?
+        /// Woken (outside the lock) when work arrives and no drain is requested yet. Weak:
+        /// the writer holds this outbox, and rooms may hold the outbox after the connection
+        /// and its writer are gone. Loaded once per wake-up, not per frame.
+        weak var writer: ConnectionWriter?
     }
 
     /// A socket that takes frames at once, and the thread that may send to it.
@@ -222,18 +222,15 @@ final class Outbox: Sendable {
         wake?.workArrived()
     }
 
-    /// The connection is gone: nothing more is queued or written, and the writer is let go.
+    /// The connection is gone: nothing more is queued or written.
     func finish() {
-        // Taken out and released outside the lock: the writer's deinit may release the
-        // channel's handlers.
-        let writer = state.withLock { s -> ConnectionWriter? in
+        state.withLock { s in
             s.finished = true
             s.immediate = nil
             s.frames.removeAll()
             s.bytes = 0
-            return s.writer.take()
+            s.writer = nil
         }
-        withExtendedLifetime(writer) {}
     }
 
     /// Closes the socket at once, without a close handshake (drain timeout).
@@ -258,7 +255,6 @@ final class Outbox: Sendable {
             s.bytes = 0
             close = s.close
             if s.close != nil {
-                // The caller, the writer itself, holds it until the drain ends.
                 s.finished = true
                 s.immediate = nil
                 s.writer = nil
