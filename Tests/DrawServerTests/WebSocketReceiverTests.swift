@@ -182,62 +182,6 @@ struct WebSocketReceiverTests {
     }
 }
 
-/// The order in which one connection's messages are handled.
-@Suite("Session inbox")
-struct SessionInboxTests {
-    @Test func messagesWaitBehindTheOneInHandAndTheTaskEndsWhenEmpty() {
-        let inbox = SessionInbox()
-        #expect(inbox.isIdle)
-        #expect(inbox.enqueue(.text(ByteBuffer(string: "a"))) == (true, false))
-        // A drawing frame read now must wait: something before it is being handled.
-        #expect(!inbox.isIdle)
-        #expect(inbox.enqueue(.binary(ByteBuffer(bytes: [1]))) == (false, false))
-        guard case .text = inbox.next().item else { Issue.record("text first"); return }
-        #expect(!inbox.isIdle)  // the text is in hand
-        guard case .binary = inbox.next().item else { Issue.record("then the frame"); return }
-        #expect(inbox.next().item == nil)
-        #expect(inbox.isIdle)
-        // The next message starts a new task.
-        #expect(inbox.enqueue(.text(ByteBuffer(string: "b"))).startTask)
-    }
-
-    @Test func readingPausesWhenMessagesPileUpAndResumesOnceHalfAreHandled() {
-        let inbox = SessionInbox()
-        var pauses = 0
-        for _ in 0..<SessionInbox.pauseThreshold + 2 where inbox.enqueue(.text(ByteBuffer(string: "x"))).pauseReading {
-            pauses += 1
-        }
-        #expect(pauses == 1)
-        var resumedAfter: Int?
-        for handled in 1...SessionInbox.pauseThreshold + 2 where inbox.next().resumeReading {
-            resumedAfter = handled
-        }
-        #expect(resumedAfter == SessionInbox.pauseThreshold + 2 - SessionInbox.pauseThreshold / 2 + 1)
-    }
-
-    @Test func closingDropsWhatWaitsButNotWhatIsInHand() {
-        let inbox = SessionInbox()
-        _ = inbox.enqueue(.text(ByteBuffer(string: "a")))
-        _ = inbox.enqueue(.text(ByteBuffer(string: "b")))
-        _ = inbox.next()  // "a" is in hand
-        #expect(!inbox.close())  // the running task will see it
-        guard case .closed = inbox.next().item else { Issue.record("closed next"); return }
-        #expect(inbox.next().item == nil)
-        #expect(!inbox.enqueue(.text(ByteBuffer(string: "c"))).startTask)
-        #expect(!inbox.close())
-    }
-}
-
-extension SessionInbox.Item: Equatable {
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.text(let a), .text(let b)), (.binary(let a), .binary(let b)): a == b
-        case (.closed, .closed): true
-        default: false
-        }
-    }
-}
-
 @Suite("UTF-8 validation")
 struct UTF8ValidatorTests {
     @Test func agreesWithTheStandardLibraryOnEveryShortSequence() {

@@ -68,7 +68,7 @@ struct RoomHarness {
         apply(room.connect(id, now: now))
     }
 
-    /// Moves the clock and fires everything due, as the room actor's timer would.
+    /// Moves the clock and fires everything due, as the room's timer would.
     mutating func advance(ms: Int) {
         let target = now + ms
         while let deadline = room.nextDeadline, deadline <= target {

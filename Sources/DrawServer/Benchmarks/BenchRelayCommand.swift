@@ -9,12 +9,12 @@ import Rooms
 import Synchronization
 
 /// `drawserver bench-relay`: the relay path inside one process, from a drawer's frame
-/// through the room actor and every guesser's outbound queue to its writer on an event
+/// through the room and every guesser's outbound queue to its writer on an event
 /// loop, up to the socket write (a sink that counts bytes stands in for the socket).
 struct BenchRelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-relay",
-        abstract: "Benchmark the in-process relay path: drawer -> room actor -> guessers' queues -> writers."
+        abstract: "Benchmark the in-process relay path: drawer -> room -> guessers' queues -> writers."
     )
 
     @Option(help: "Frames the drawer sends.")
@@ -52,7 +52,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
         for id in ids { _ = room.join(id, name: id.rawValue, now: now) }
         _ = room.handle(.start, from: ids[0], now: now)
         _ = room.handle(.choose(index: 0), from: ids[0], now: now)
-        let actor = RoomActor(room: room, server: runtime.server)
+        let actor = LiveRoom(room: room, server: runtime.server)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads ?? ProcStat.allowedCores())
         let loops = Array(group.makeIterator())
         var outboxes: [Outbox] = []
@@ -62,7 +62,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
             let outbox = Outbox(limit: 1 << 30, hardClose: {})
             let sink = CountingSink(eventLoop: loops[index % loops.count])
             writers.append(ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: 65_536, scheduler: runtime.server.writeSchedulers.scheduler(for: sink.eventLoop)))
-            await actor.attach(id, outbox: outbox)
+            actor.attach(id, outbox: outbox)
             outboxes.append(outbox)
             sinks.append(sink)
         }
@@ -79,7 +79,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
             actor.draw(frame, from: drawer)
         }
         let sendDone = ContinuousClock.now
-        await actor.close()
+        actor.close()
         for outbox in outboxes { outbox.close(code: 1000, reason: "done") }
         for sink in sinks { try await sink.closed.get() }
         let delivered = sinks.reduce(0) { $0 + $1.binaryBytes }

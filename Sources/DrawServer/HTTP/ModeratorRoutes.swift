@@ -28,7 +28,7 @@ extension DrawServerRuntime {
         api.get(":code") { request, context -> Response in
             try auth.require(request)
             let room = try self.room(context)
-            return Self.response(await room.view(now: self.server.clock.now).jsonBytes(), contentType: "application/json")
+            return Self.response(room.view(now: self.server.clock.now).jsonBytes(), contentType: "application/json")
         }
 
         api.get(":code/canvas.png") { request, context -> Response in
@@ -43,7 +43,7 @@ extension DrawServerRuntime {
 
         api.get(":code/strokes") { request, context -> Response in
             try auth.require(request)
-            let log = try await self.room(context).strokeLog
+            let log = try self.room(context).strokeLog
             return Self.response(Array(log.ndjson().utf8), contentType: "application/x-ndjson")
         }
 
@@ -51,18 +51,18 @@ extension DrawServerRuntime {
             try auth.require(request)
             let room = try self.room(context)
             let player = PlayerID(try context.parameters.require("playerId"))
-            guard await room.expel(player) else { throw HTTPError(.notFound, message: "no such player in this room") }
+            guard room.expel(player) else { throw HTTPError(.notFound, message: "no such player in this room") }
             return Response(status: .noContent)
         }
 
         api.delete(":code") { request, context -> Response in
             try auth.require(request)
-            try await self.room(context).close()
+            try self.room(context).close()
             return Response(status: .noContent)
         }
     }
 
-    private func room(_ context: DrawRequestContext) throws -> RoomActor {
+    private func room(_ context: DrawRequestContext) throws -> LiveRoom {
         let text = try context.parameters.require("code")
         guard let code = RoomCode(parsing: text), let room = server.room(code) else {
             throw HTTPError(.notFound, message: "no such room")
@@ -70,7 +70,7 @@ extension DrawServerRuntime {
         return room
     }
 
-    /// Renders off the room actor: the actor only hands out a copy of its drawing.
+    /// Renders off the room: the actor only hands out a copy of its drawing.
     private func snapshot(_ request: Request, _ context: DrawRequestContext, format: String) async throws -> Response {
         let room = try room(context)
         let scale = try request.uri.queryParameters["scale"].map { text -> Int in
@@ -81,7 +81,7 @@ extension DrawServerRuntime {
             guard let value = Int(text), (8...8192).contains(value) else { throw HTTPError(.badRequest, message: "max must be 8 to 8192") }
             return value
         }
-        let canvas = await room.canvasState
+        let canvas = room.canvasState
         let key = SnapshotCache.Key(
             room: room.code.rawValue, generation: canvas.generation, frames: canvas.frames,
             format: format, scale: scale, maxSide: maxSide

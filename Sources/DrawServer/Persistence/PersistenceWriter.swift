@@ -85,7 +85,7 @@ final class PersistenceWriter: GameStore, Service {
         self.logger = logger
     }
 
-    // MARK: - GameStore (called from room actors and sessions; never blocks)
+    // MARK: - GameStore (called from rooms and sessions, under their locks; never blocks)
 
     func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
     func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }

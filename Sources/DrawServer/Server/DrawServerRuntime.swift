@@ -37,11 +37,11 @@ final class DrawServerRuntime: Sendable {
             let writer = PersistenceWriter(database: database, configuration: configuration.persistence, metrics: metrics, logger: logger)
             self.database = database
             self.writer = writer
-            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics)
+            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup)
         } else {
             self.database = nil
             self.writer = nil
-            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics)
+            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup)
         }
     }
 
@@ -50,7 +50,7 @@ final class DrawServerRuntime: Sendable {
         if let database {
             let start = ContinuousClock.now
             let stored = try database.load()
-            await server.restore(stored)
+            server.restore(stored)
             logger.info("database loaded", metadata: ["path": "\(database.path)", "took": "\(ContinuousClock.now - start)"])
         }
         readiness.set(.ready)

@@ -3,7 +3,7 @@ import Rooms
 
 extension GameServer {
     /// `create`: a new room with the sender as host.
-    func create(by player: PlayerID, name rawName: String?, isPublic: Bool, settings patch: SettingsPatch, outbox: Outbox) async -> ProtocolError? {
+    func create(by player: PlayerID, name rawName: String?, isPublic: Bool, settings patch: SettingsPatch, outbox: Outbox) -> ProtocolError? {
         guard let record = withLobby({ $0.players[player] }) else { return ProtocolError(.badMessage, "say hello first") }
         let name: String
         if let rawName, !rawName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -22,14 +22,14 @@ extension GameServer {
         case .failure(let error):
             return error
         case .success(let room):
-            if let error = await room.join(player, name: record.name, outbox: outbox) { return error }
+            if let error = room.join(player, name: record.name, outbox: outbox) { return error }
             return nil
         }
     }
 
     /// `join` by code.
-    func join(_ player: PlayerID, code text: String, outbox: Outbox) async -> ProtocolError? {
-        let found: Result<(RoomActor, String), ProtocolError> = withDirectory { d in
+    func join(_ player: PlayerID, code text: String, outbox: Outbox) -> ProtocolError? {
+        let found: Result<(LiveRoom, String), ProtocolError> = withDirectory { d in
             guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
             return d.lobby.findRoom(text, for: player).flatMap { code in
                 guard let room = d.rooms[code] else { return .failure(ProtocolError(.roomNotFound, "no room with code \(code)")) }
@@ -38,12 +38,12 @@ extension GameServer {
         }
         switch found {
         case .failure(let error): return error
-        case .success(let (room, name)): return await room.join(player, name: name, outbox: outbox)
+        case .success(let (room, name)): return room.join(player, name: name, outbox: outbox)
         }
     }
 
     /// `quickplay`: the fullest public room in `lobby` with a free seat, else a new public room.
-    func quickplay(_ player: PlayerID, outbox: Outbox, remoteIP: String) async -> ProtocolError? {
+    func quickplay(_ player: PlayerID, outbox: Outbox, remoteIP: String) -> ProtocolError? {
         let lookup: Result<(String, [RoomCode]), ProtocolError> = withLobby { lobby in
             guard let record = lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
             if let current = record.room { return .failure(ProtocolError(.alreadyInRoom, "you are in room \(current); leave it first")) }
@@ -56,18 +56,18 @@ extension GameServer {
         for code in candidates {
             guard let room = room(code) else { continue }
             // Another player may have taken the last seat meanwhile: try the next room.
-            if await room.join(player, name: name, outbox: outbox) == nil { return nil }
+            if room.join(player, name: name, outbox: outbox) == nil { return nil }
         }
         guard allowRoomCreation(from: remoteIP) else {
             return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
         }
-        return await create(by: player, name: nil, isPublic: true, settings: SettingsPatch(), outbox: outbox)
+        return create(by: player, name: nil, isPublic: true, settings: SettingsPatch(), outbox: outbox)
     }
 
     /// `leave`.
-    func leave(_ player: PlayerID) async -> ProtocolError? {
+    func leave(_ player: PlayerID) -> ProtocolError? {
         guard let room = roomOf(player) else { return ProtocolError(.notInRoom, "you are not in a room") }
-        await room.leave(player)
+        room.leave(player)
         return nil
     }
 
@@ -86,11 +86,11 @@ extension GameServer {
     }
 
     /// Room-level messages (settings, ready, chat...) go to the sender's room.
-    func roomMessage(_ message: ClientMessage, from player: PlayerID) async -> ProtocolError? {
+    func roomMessage(_ message: ClientMessage, from player: PlayerID) -> ProtocolError? {
         guard let room = roomOf(player) else {
             return ProtocolError(.notInRoom, "you are not in a room", ref: message.type)
         }
-        await room.handle(message, from: player)
+        room.handle(message, from: player)
         return nil
     }
 

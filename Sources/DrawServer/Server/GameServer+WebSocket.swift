@@ -13,9 +13,9 @@ extension GameServer {
         let sync = channel.pipeline.syncOperations
         let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
         let overflows = metrics.queueOverflows
-        let outbox = Outbox(limit: limits.outboundQueueBytes, hardClose: hardClose, onOverflow: { overflows.increment() })
+        let outbox = Outbox(limit: limits.outboundQueueBytes, eventLoop: eventLoop, hardClose: hardClose, onOverflow: { overflows.increment() })
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
-        let session = ClientSession(server: self, outbox: outbox, remoteIP: ip)
+        let session = GameSession(server: self, outbox: outbox, remoteIP: ip)
         let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
 
         let admission = register(session.connection, outbox: outbox, ip: ip)
@@ -35,15 +35,15 @@ extension GameServer {
             // side table, and every retain of it would take the slow path.
             hasSaidHello: { self.hasSaidHello(connection) }, hardClose: hardClose
         )
-        let game = GameConnection(session: session, eventLoop: eventLoop, timers: timers)
-        let webSocket = WebSocketConnectionHandler(receiver: receiver, service: game)
+        session.timers = timers
+        let webSocket = WebSocketConnectionHandler(receiver: receiver, service: session)
         let handler = ConnectionHandler(activity: activity, eventLoop: eventLoop)
         do {
             try sync.addHandler(handler, position: .first)
             try sync.addHandler(webSocket)
         } catch {
             // The channel is usually closed already when this happens.
-            game.connectionClosed()
+            session.connectionClosed()
             throw error
         }
         handler.webSocket = webSocket

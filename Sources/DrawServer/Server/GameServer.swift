@@ -2,6 +2,7 @@ import CoreMetrics
 import Canvas
 import Logging
 import NIOCore
+import NIOPosix
 import Rooms
 import Synchronization
 
@@ -9,9 +10,10 @@ import Synchronization
 /// connections.
 ///
 /// The lobby is a value type kept behind one lock and called synchronously, by
-/// sessions and by room actors alike, so "a room released this player" and "this
-/// player joins another room" are always seen in order. Room state lives in one actor
-/// per room; the lock is never held across an `await`.
+/// sessions and by rooms alike, so "a room released this player" and "this
+/// player joins another room" are always seen in order. Each room has a lock of its own
+/// (`LiveRoom`). Locks are taken in one order, a room's before the directory's: the server
+/// never calls a room while it holds the directory's lock.
 final class GameServer: Sendable {
     let configuration: ServerConfiguration
     let clock = ServerClock()
@@ -20,10 +22,12 @@ final class GameServer: Sendable {
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     let writeSchedulers = EventLoopWriteSchedulers()
+    /// Runs the rooms' timers.
+    let eventLoopGroup: any EventLoopGroup
 
     struct Directory: Sendable {
         var lobby: Lobby
-        var rooms: [RoomCode: RoomActor] = [:]
+        var rooms: [RoomCode: LiveRoom] = [:]
         /// Every open WebSocket connection, greeted or not.
         var outboxes: [ConnectionID: Outbox] = [:]
         var greeted: Set<ConnectionID> = []
@@ -40,8 +44,12 @@ final class GameServer: Sendable {
     private let membershipVersion = Atomic<Int>(0)
     private let connectionCounter = Atomic<UInt64>(0)
 
-    init(configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics()) {
+    init(
+        configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.configuration = configuration
+        self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.store = store
         self.metrics = metrics
@@ -116,9 +124,9 @@ final class GameServer: Sendable {
 
     /// `hello`: registers the connection, closes an older one of the same player with
     /// 4001, sends `welcome`, and puts a seated player back in its room.
-    func hello(name: String, token: String?, connection: ConnectionID, outbox: Outbox) async -> Result<PlayerID, ProtocolError> {
+    func hello(name: String, token: String?, connection: ConnectionID, outbox: Outbox) -> Result<PlayerID, ProtocolError> {
         let now = clock.now
-        let outcome: Result<(Welcome, Outbox?, RoomActor?), ProtocolError> = changingMembership { d in
+        let outcome: Result<(Welcome, Outbox?, LiveRoom?), ProtocolError> = changingMembership { d in
             d.lobby.hello(name: name, token: token, connection: connection, now: now).map { welcome in
                 d.greeted.insert(connection)
                 let replaced = welcome.replaced.flatMap { d.outboxes[$0] }
@@ -133,15 +141,15 @@ final class GameServer: Sendable {
             store.playerChanged(welcome.player)
             replaced?.close(code: 4001, reason: "replaced by a newer connection with the same token", flush: false)
             send(welcome.message, to: outbox)
-            await room?.attach(welcome.player.id, outbox: outbox)
+            room?.attach(welcome.player.id, outbox: outbox)
             return .success(welcome.player.id)
         }
     }
 
     /// The connection closed: the player keeps its seat for the grace period.
-    func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox, ip: String) async {
+    func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox, ip: String) {
         let now = clock.now
-        let (room, count): (RoomActor?, Int) = changingMembership { d in
+        let (room, count): (LiveRoom?, Int) = changingMembership { d in
             if d.outboxes[connection] === outbox {
                 d.outboxes[connection] = nil
                 d.addresses.closed(from: ip)
@@ -152,7 +160,7 @@ final class GameServer: Sendable {
             return (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, d.outboxes.count)
         }
         metrics.connections.record(count)
-        if let player, let room { await room.detach(player, outbox: outbox) }
+        if let player, let room { room.detach(player, outbox: outbox) }
     }
 
     /// Sends one message to one connection, counted in the metrics.
@@ -162,7 +170,7 @@ final class GameServer: Sendable {
         outbox.sendText(bytes)
     }
 
-    // MARK: - Called by room actors (synchronously, never across an await)
+    // MARK: - Called by rooms, under their locks
 
     func seated(_ player: PlayerID, in code: RoomCode) {
         changingMembership { $0.lobby.seated(player, in: code) }
@@ -200,7 +208,7 @@ final class GameServer: Sendable {
     var currentMembershipVersion: Int { membershipVersion.load(ordering: .acquiring) }
 
     /// The player's room and the membership version it was found at.
-    func roomAndVersion(of player: PlayerID) -> (room: RoomActor?, version: Int) {
+    func roomAndVersion(of player: PlayerID) -> (room: LiveRoom?, version: Int) {
         directory.withLock { d in
             (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, membershipVersion.load(ordering: .relaxed))
         }
@@ -219,40 +227,40 @@ final class GameServer: Sendable {
         changingMembership { body(&$0) }
     }
 
-    func room(_ code: RoomCode) -> RoomActor? {
+    func room(_ code: RoomCode) -> LiveRoom? {
         directory.withLock { $0.rooms[code] }
     }
 
-    func roomOf(_ player: PlayerID) -> RoomActor? { roomAndVersion(of: player).room }
+    func roomOf(_ player: PlayerID) -> LiveRoom? { roomAndVersion(of: player).room }
 
     func outbox(of player: PlayerID) -> Outbox? {
         directory.withLock { d in d.lobby.players[player]?.connection.flatMap { d.outboxes[$0] } }
     }
 
-    var allRooms: [RoomActor] { directory.withLock { Array($0.rooms.values) } }
+    var allRooms: [LiveRoom] { directory.withLock { Array($0.rooms.values) } }
     var allOutboxes: [Outbox] { directory.withLock { Array($0.outboxes.values) } }
 
-    /// Creates a room actor under a fresh code (the caller then joins it).
-    func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<RoomActor, ProtocolError> {
+    /// Creates a room under a fresh code (the caller then joins it).
+    func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<LiveRoom, ProtocolError> {
         changingMembership { d in
             d.lobby.newRoom(by: player).map { reserved in
                 let room = Room(
                     code: reserved.code, name: name, isPublic: isPublic, settings: settings,
                     configuration: configuration.room, seed: reserved.seed
                 )
-                let actor = RoomActor(room: room, server: self)
-                d.rooms[reserved.code] = actor
+                let live = LiveRoom(room: room, server: self)
+                d.rooms[reserved.code] = live
                 d.lobby.update(room.summary)
-                return actor
+                return live
             }
         }
     }
 
     /// Brings back what the database held: players (offline, tokens still valid) and rooms
     /// (every member disconnected, so the grace period starts now).
-    func restore(_ stored: StoredState) async {
+    func restore(_ stored: StoredState) {
         let now = clock.now
-        var actors: [RoomActor] = []
+        var rooms: [LiveRoom] = []
         changingMembership { d in
             for player in stored.players {
                 d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
@@ -261,11 +269,11 @@ final class GameServer: Sendable {
                 do {
                     let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
                     guard !room.members.isEmpty else { continue }
-                    let actor = RoomActor(room: room, server: self)
-                    d.rooms[room.code] = actor
+                    let live = LiveRoom(room: room, server: self)
+                    d.rooms[room.code] = live
                     d.lobby.update(room.summary)
                     for member in room.members { d.lobby.seated(member.id, in: room.code) }
-                    actors.append(actor)
+                    rooms.append(live)
                 } catch {
                     logger.error("a stored room could not be restored", metadata: ["room": "\(stored.snapshot.code)", "error": "\(error)"])
                 }
@@ -274,8 +282,8 @@ final class GameServer: Sendable {
         for (code, reason) in stored.unreadable {
             logger.error("a stored room could not be read", metadata: ["room": "\(code)", "error": "\(reason)"])
         }
-        for actor in actors { await actor.start() }
-        logger.info("restored from the database", metadata: ["players": "\(stored.players.count)", "rooms": "\(actors.count)"])
+        for room in rooms { room.start() }
+        logger.info("restored from the database", metadata: ["players": "\(stored.players.count)", "rooms": "\(rooms.count)"])
     }
 }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// schedules the next drain, so however many frames a room fans out in one go, the
 /// writer is woken once. A client that cannot keep up overflows the queue: its frames
 /// are dropped, it is closed with 4008, and if its socket does not drain the close
-/// within a second the channel is closed outright.
+/// within `overflowCloseGrace` the channel is closed outright.
 final class Outbox: Sendable {
     struct Close: Sendable, Equatable {
         var code: UInt16
@@ -49,17 +49,29 @@ final class Outbox: Sendable {
         var thread: pthread_t
     }
 
+    /// How long a client that overflowed its queue has to read the 4008 close before its
+    /// socket is closed outright.
+    static let overflowCloseGrace = TimeAmount.seconds(1)
+
     let limit: Int
+    /// The connection's event loop, where the overflow's hard close is scheduled.
+    private let eventLoop: (any EventLoop)?
     private let state = Mutex(State())
     private let hardClose: @Sendable () -> Void
     private let onOverflow: @Sendable () -> Void
 
     /// - Parameters:
     ///   - limit: the most bytes that may wait in the queue.
+    ///   - eventLoop: the connection's event loop; without one (tests) an overflow closes
+    ///     the socket at once.
     ///   - hardClose: closes the socket without a handshake, for a client that stopped reading.
     ///   - onOverflow: counts an overflow (metrics).
-    init(limit: Int, hardClose: @escaping @Sendable () -> Void, onOverflow: @escaping @Sendable () -> Void = {}) {
+    init(
+        limit: Int, eventLoop: (any EventLoop)? = nil, hardClose: @escaping @Sendable () -> Void,
+        onOverflow: @escaping @Sendable () -> Void = {}
+    ) {
         self.limit = limit
+        self.eventLoop = eventLoop
         self.hardClose = hardClose
         self.onOverflow = onOverflow
     }
@@ -263,12 +275,11 @@ final class Outbox: Sendable {
         }
     }
 
+    /// Gives an overflowed client's socket `overflowCloseGrace` to take the 4008 close.
     private func scheduleHardClose() {
+        guard let eventLoop else { return hardClose() }
         let hardClose = self.hardClose
-        Task {
-            try? await Task.sleep(for: .seconds(1))
-            hardClose()
-        }
+        eventLoop.scheduleTask(in: Self.overflowCloseGrace) { hardClose() }
     }
 }
 

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOWebSocket
 
-/// What a WebSocket connection serves: the game (`GameConnection`) or the conformance echo.
+/// What a WebSocket connection serves: the game (`GameSession`) or the conformance echo.
 /// Called on the connection's event loop.
 protocol WebSocketService: AnyObject {
     /// A whole message (reassembled, inflated, its text valid UTF-8).

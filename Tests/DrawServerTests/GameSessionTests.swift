@@ -8,20 +8,19 @@ import Testing
 
 /// One `/ws` connection's handlers on an `EmbeddedChannel`: the WebSocket protocol's own
 /// answers, and the order in which the session sees the connection's messages.
-@Suite("Game connection on its event loop")
-struct GameConnectionTests {
+@Suite("Game session on its event loop")
+struct GameSessionTests {
     let outbox = Outbox(limit: 1 << 20, hardClose: {})
     let channel = EmbeddedChannel()
-    let game: GameConnection
+    let game: GameSession
 
     init() throws {
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
-        let session = ClientSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
-        let timers = ConnectionTimers(
+        game = GameSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
+        game.timers = ConnectionTimers(
             eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
             hasSaidHello: { true }, hardClose: {}
         )
-        game = GameConnection(session: session, eventLoop: channel.eventLoop, timers: timers)
         let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: false), service: game)
         try channel.pipeline.syncOperations.addHandler(handler)
         try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
@@ -38,20 +37,14 @@ struct GameConnectionTests {
         }
     }
 
-    @Test func aDrawingFrameIsHandledAtOnceUnlessAMessageBeforeItWaits() async throws {
+    @Test func messagesAreHandledWhereTheyAreReadInTheirOrder() throws {
         try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire)
         #expect(try errorRefs() == ["binary"])  // judged where it was read: "say hello first"
 
-        // A text message goes to the inbox's task; the drawing frame after it waits its turn.
+        // Text and drawing frames alike are answered before the read returns, in order.
         try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"rooms"}"#).wire)
         try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire)
-        var refs: [String] = []
-        for _ in 0..<500 where refs.count < 2 {
-            refs += try errorRefs()
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        #expect(refs == ["rooms", "binary"])
-        #expect(game.inbox.isIdle)
+        #expect(try errorRefs() == ["rooms", "binary"])
     }
 
     @Test func pingsAreAnsweredAndTheCloseHandshakeEndsTheConnection() throws {
@@ -111,8 +104,8 @@ struct GameConnectionTests {
 }
 
 /// A closed connection's handlers, session and inflater are freed.
-@Suite("Game connection clean-up")
-struct GameConnectionCleanUpTests {
+@Suite("Game session clean-up")
+struct GameSessionCleanUpTests {
     /// Waits up to a second for `released` (clean-up may finish on a task).
     static func waitUntil(_ released: () -> Bool) async throws {
         for _ in 0..<500 where !released() {
@@ -121,18 +114,17 @@ struct GameConnectionCleanUpTests {
     }
 
     @Test func aClosedConnectionLeavesNothingBehind() async throws {
-        weak var weakGame: GameConnection?
+        weak var weakGame: GameSession?
         weak var weakHandler: WebSocketConnectionHandler?
         do {
             let channel = EmbeddedChannel()
             let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
             let outbox = Outbox(limit: 1 << 20, hardClose: {})
-            let session = ClientSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
-            let timers = ConnectionTimers(
+            let game = GameSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
+            game.timers = ConnectionTimers(
                 eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
                 hasSaidHello: { true }, hardClose: {}
             )
-            let game = GameConnection(session: session, eventLoop: channel.eventLoop, timers: timers)
             let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: true), service: game)
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
@@ -142,7 +134,6 @@ struct GameConnectionCleanUpTests {
             _ = try channel.close().wait()
             channel.embeddedEventLoop.run()
         }
-        // The inbox's task runs the session's clean-up, then lets go.
         try await Self.waitUntil { weakGame == nil && weakHandler == nil }
         #expect(weakGame == nil)
         #expect(weakHandler == nil)
@@ -173,38 +164,5 @@ struct GameConnectionCleanUpTests {
         try await Self.waitUntil { weakWriter == nil && weakHandler == nil }
         #expect(weakWriter == nil)
         #expect(weakHandler == nil)
-    }
-}
-
-/// A connection's objects hold each other without cycles: once its channel closes and its
-/// session has ended, nothing keeps them alive.
-@Suite("Connection objects' lifetimes")
-struct ConnectionLifetimeTests {
-    @Test func aClosedConnectionsObjectsAreFreed() async throws {
-        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
-        weak var handler: ConnectionHandler?
-        weak var webSocket: WebSocketConnectionHandler?
-        weak var writer: ConnectionWriter?
-        do {
-            let channel = EmbeddedChannel()
-            try channel.connect(to: SocketAddress(ipAddress: "10.0.0.2", port: 9)).wait()
-            try server.acceptWebSocket(channel: channel, deflate: false)
-            let socketEnd = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
-            handler = socketEnd
-            writer = socketEnd.writer
-            webSocket = try channel.pipeline.syncOperations.handler(type: WebSocketConnectionHandler.self)
-            #expect(handler != nil && writer != nil && webSocket != nil)
-            try channel.writeInbound(WebSocketReceiverTests.text(#"{"t":"hello","name":"Ada"}"#).wire)
-            _ = try channel.finish(acceptAlreadyClosed: true)
-        }
-        // The session ends on a task of its own; wait for it, not for a fixed time.
-        for _ in 0..<1_000 where server.connectionCount > 0 || handler != nil || webSocket != nil || writer != nil {
-            await Task.yield()
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        #expect(server.connectionCount == 0)
-        #expect(handler == nil, "the socket handler is freed")
-        #expect(webSocket == nil, "the WebSocket handler (and with it the session) is freed")
-        #expect(writer == nil, "the writer is freed")
     }
 }

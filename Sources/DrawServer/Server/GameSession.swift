@@ -2,60 +2,67 @@ import CoreMetrics
 import Logging
 import NIOCore
 import Rooms
-import Synchronization
 
-/// One WebSocket connection's inbound side: hello, then each message dispatched to the
-/// lobby or the player's room, strictly one at a time and in order, within the
-/// connection's rate limits.
+/// The game protocol on one `/ws` connection, on its event loop: hello, then each message
+/// dispatched to the lobby or the player's room, strictly one at a time and in the order
+/// read, within the connection's rate limits. Everything here runs on that event loop, so
+/// its state needs no lock; the lobby and the rooms it calls are synchronous.
 ///
-/// Text messages are handled on a short-lived task; drawing frames usually on the
-/// connection's event loop, as soon as they are read, and on that task only when a message
-/// read before them is still being handled (see `GameConnection`). Either way one at a
-/// time, so the player and the limiter are shared through a lock that is never contended.
-struct ClientSession: Sendable {
+/// A drawing frame is judged and relayed by the room right where it was read; a text
+/// message is decoded, checked against its budgets and handled the same way.
+final class GameSession: WebSocketService {
     let server: GameServer
     let connection: ConnectionID
     let outbox: Outbox
     let remoteIP: String
-    private let shared: Shared
-
-    /// What the reader and the event loop share.
-    private final class Shared: Sendable {
-        struct State: Sendable {
-            var player: PlayerID?
-            var limiter: ConnectionLimiter
-            /// The room this player drew in, and the membership version it was found at
-            /// (see `GameServer.roomAndVersion(of:)`); dropped by any text message.
-            var drawingRoom: (room: RoomActor, version: Int)?
-        }
-        let state: Mutex<State>
-        init(_ state: State) { self.state = Mutex(state) }
-    }
+    /// The hello deadline and heartbeat, set once the connection's pipeline is built.
+    var timers: ConnectionTimers?
+    /// Set by `hello`.
+    private(set) var player: PlayerID?
+    private var limiter: ConnectionLimiter
+    /// The room this player drew in, and the membership version it was found at (see
+    /// `GameServer.roomAndVersion(of:)`); dropped by any text message.
+    private var drawingRoom: (room: LiveRoom, version: Int)?
 
     init(server: GameServer, outbox: Outbox, remoteIP: String) {
         self.server = server
         self.connection = server.newConnectionID()
         self.outbox = outbox
         self.remoteIP = remoteIP
-        self.shared = Shared(.init(limiter: ConnectionLimiter(limits: server.configuration.limits, now: server.clock.now)))
+        self.limiter = ConnectionLimiter(limits: server.configuration.limits, now: server.clock.now)
     }
 
-    /// Set by `hello`.
-    var player: PlayerID? { shared.state.withLock { $0.player } }
+    // MARK: - WebSocketService
 
-    private func withLimiter<Result>(_ body: (inout ConnectionLimiter) -> Result) -> Result {
-        shared.state.withLock { body(&$0.limiter) }
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {
+        // After the server asked to close, nothing more is handled.
+        guard !outbox.isClosing else { return }
+        switch message {
+        case .binary(let buffer): receive(binary: buffer)
+        case .text(let buffer): receiveText(Array(buffer: buffer))
+        }
+    }
+
+    func closeSent() {
+        outbox.finish()
+    }
+
+    /// The connection ended, however it ended.
+    func connectionClosed() {
+        timers?.cancel()
+        outbox.finish()
+        server.connectionClosed(connection, player: player, outbox: outbox, ip: remoteIP)
     }
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
 
-    /// A drawing frame, from the event loop or from the connection's inbox task.
+    /// A drawing frame.
     func receive(binary buffer: ByteBuffer) {
         server.metrics.receivedBinary(bytes: buffer.readableBytes)
         receiveBinary(buffer, receivedAt: .now)
     }
 
-    func receiveText(_ bytes: [UInt8]) async {
+    func receiveText(_ bytes: [UInt8]) {
         guard bytes.count <= limits.maxTextFrameBytes else {
             server.metrics.received("invalid", bytes: bytes.count)
             // Parsed only for its `t` (the frame is at most the 64 KiB message limit); every
@@ -66,10 +73,8 @@ struct ClientSession: Sendable {
         let decoded = ClientMessage.decode(bytes)
         // Every text frame, valid or not, spends from the connection's message budget. It
         // also lets go of the room kept for drawing, which may be closed by now.
-        let allowed = shared.state.withLock { s in
-            s.drawingRoom = nil
-            return s.limiter.allow(.message, now: server.clock.now)
-        }
+        drawingRoom = nil
+        let allowed = limiter.allow(.message, now: server.clock.now)
         guard allowed else {
             server.metrics.received("invalid", bytes: bytes.count)
             let ref = switch decoded {
@@ -89,22 +94,21 @@ struct ClientSession: Sendable {
                 refuse(limited)
                 return
             }
-            if let error = await dispatch(message) { reply(error.withRef(message.type)) }
+            if let error = dispatch(message) { reply(error.withRef(message.type)) }
         }
     }
 
-    /// A drawing frame, on whichever thread read it: the room judges and relays it at once.
+    /// A drawing frame: the room judges and relays it at once.
     func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) {
         // One reading of the clock for the budget, the room and the charge: a frame is
         // handled within microseconds of its arrival.
         let now = server.clock.timestamp(of: receivedAt)
         // Every drawing frame spends from the frame budget, also the ones refused below for
         // want of a hello or a room: otherwise those could flood the server unchecked.
-        let (allowed, player, cached) = shared.state.withLock { s in (s.limiter.allowFrame(now: now), s.player, s.drawingRoom) }
-        guard allowed else {
+        guard limiter.allowFrame(now: now) else {
             server.metrics.rateLimited.increment()
             // Refused frames are dropped whole, like invalid ones; the notice is throttled.
-            if withLimiter({ $0.shouldNotify(now: now) }) {
+            if limiter.shouldNotify(now: now) {
                 reply(ProtocolError(.rateLimited, "drawing too fast: at most \(limits.frameRate) frames and \(limits.pointRate) points", ref: "binary"))
             }
             strike(now: now)
@@ -113,20 +117,20 @@ struct ClientSession: Sendable {
         guard let player else {
             return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
         }
-        guard let room = drawingRoom(of: player, cached: cached) else {
+        guard let room = drawingRoom(of: player) else {
             return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
         }
         let points = room.draw(buffer, from: player, receivedAt: receivedAt, now: now)
-        withLimiter { $0.charge(points: points, now: now) }
+        limiter.charge(points: points, now: now)
     }
 
     /// The player's room: the one it last drew in while room membership has not changed
     /// since, otherwise looked up (a lookup under the server's directory lock per drawing
     /// frame was about 1.5 % of the server's CPU under load).
-    private func drawingRoom(of player: PlayerID, cached: (room: RoomActor, version: Int)?) -> RoomActor? {
-        if let cached, cached.version == server.currentMembershipVersion { return cached.room }
+    private func drawingRoom(of player: PlayerID) -> LiveRoom? {
+        if let drawingRoom, drawingRoom.version == server.currentMembershipVersion { return drawingRoom.room }
         let (room, version) = server.roomAndVersion(of: player)
-        shared.state.withLock { $0.drawingRoom = room.map { ($0, version) } }
+        drawingRoom = room.map { ($0, version) }
         return room
     }
 
@@ -135,15 +139,15 @@ struct ClientSession: Sendable {
         let now = server.clock.now
         switch message {
         case .chat, .guess:
-            guard withLimiter({ $0.allow(.chat, now: now) }) else {
+            guard limiter.allow(.chat, now: now) else {
                 return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages and guesses", ref: message.type)
             }
         case .create, .join, .quickplay:
-            guard withLimiter({ $0.allow(.join, now: now) }) else {
+            guard limiter.allow(.join, now: now) else {
                 return ProtocolError(.rateLimited, "at most \(limits.joinRate) room creations and joins", ref: message.type)
             }
         case .invite:
-            guard withLimiter({ $0.allow(.invite, now: now) }) else {
+            guard limiter.allow(.invite, now: now) else {
                 return ProtocolError(.rateLimited, "at most \(limits.inviteRate) invitations", ref: message.type)
             }
         default:
@@ -152,14 +156,14 @@ struct ClientSession: Sendable {
         return nil
     }
 
-    private func dispatch(_ message: ClientMessage) async -> ProtocolError? {
+    private func dispatch(_ message: ClientMessage) -> ProtocolError? {
         guard let player else {
             guard case .hello(let name, let token) = message else {
                 return ProtocolError(.badMessage, "the first message must be hello")
             }
-            switch await server.hello(name: name, token: token, connection: connection, outbox: outbox) {
+            switch server.hello(name: name, token: token, connection: connection, outbox: outbox) {
             case .success(let id):
-                shared.state.withLock { $0.player = id }
+                player = id
                 return nil
             case .failure(let error):
                 return error
@@ -175,24 +179,18 @@ struct ClientSession: Sendable {
             guard server.allowRoomCreation(from: remoteIP) else {
                 return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
             }
-            return await server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
+            return server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
         case .join(let code):
-            return await server.join(player, code: code, outbox: outbox)
+            return server.join(player, code: code, outbox: outbox)
         case .quickplay:
-            return await server.quickplay(player, outbox: outbox, remoteIP: remoteIP)
+            return server.quickplay(player, outbox: outbox, remoteIP: remoteIP)
         case .leave:
-            return await server.leave(player)
+            return server.leave(player)
         case .invite(let target):
             return server.invite(target, from: player)
         default:
-            return await server.roomMessage(message, from: player)
+            return server.roomMessage(message, from: player)
         }
-    }
-
-    /// The connection ended, however it ended.
-    func closed() async {
-        outbox.finish()
-        await server.connectionClosed(connection, player: player, outbox: outbox, ip: remoteIP)
     }
 
     func send(_ message: ServerMessage) {
@@ -211,7 +209,7 @@ struct ClientSession: Sendable {
     }
 
     private func strike(now: Timestamp) {
-        if withLimiter({ $0.strike(now: now) }) {
+        if limiter.strike(now: now) {
             outbox.close(code: 1008, reason: "too many refused messages", flush: true)
         }
     }

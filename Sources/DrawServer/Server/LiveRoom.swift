@@ -4,37 +4,44 @@ import NIOCore
 import Rooms
 import Synchronization
 
-/// Drives one `Room` and delivers its effects.
+/// One running room: the `Room` value and its members' outboxes behind one lock, driven by
+/// plain synchronous calls from whichever thread has something for it (the event loop that
+/// read a player's message, an HTTP handler, the room's timer).
 ///
-/// The actor does only I/O: every decision is the `Room` value's. Delivery is a
-/// non-blocking `send` into each member's `Outbox`, so a room never waits for a socket,
-/// and a drawing frame is relayed as the very buffer it arrived in, shared by all
-/// recipients.
+/// It does only I/O: every decision is the `Room` value's. Each call changes the room and
+/// queues the effects for the members under the lock, so every recipient sees messages and
+/// frames in the order the room produced them. Nothing under the lock waits: delivery only
+/// queues (`Outbox.enqueue`), persistence only queues, and the few frames that go to a
+/// socket at once are written after the lock is released (`draw`). A drawing frame is
+/// therefore judged and relayed right where it was read, with no hop to another thread.
 ///
-/// The room and its members' outboxes sit behind a lock rather than in the actor's own
-/// state, so that a drawing frame can be judged and relayed right where it was read, on
-/// the drawer's event loop, without a hop to the actor and back (`draw` is nonisolated).
-/// Everything else goes through the actor; its methods hold the lock while they change
-/// the room and deliver the effects, so every recipient sees messages and frames in the
-/// order the room produced them.
-actor RoomActor {
+/// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop.
+final class LiveRoom: Sendable {
     let code: RoomCode
     private struct State: Sendable {
         var room: Room
         var outboxes = MemberOutboxes()
         /// What the last fan-out's prefetch read; kept only so the compiler keeps the reads.
         var prefetched = 0
+        /// The summary the lobby was last told.
+        var publishedSummary: RoomSummary?
+        /// The deadline the timer is armed for, and the arming's number: a timer that fires
+        /// for an older arming does nothing.
+        var timerDeadline: Timestamp?
+        var timerArming = 0
+        /// The lobby and the store were told the room closed.
+        var closePublished = false
     }
     private let state: Mutex<State>
     private let server: GameServer
-    private var timer: Task<Void, Never>?
-    private var timerDeadline: Timestamp?
-    private var publishedSummary: RoomSummary?
+    /// Runs the room's timer.
+    private let eventLoop: any EventLoop
 
     init(room: Room, server: GameServer) {
         self.code = room.code
         self.state = Mutex(State(room: room))
         self.server = server
+        self.eventLoop = server.eventLoopGroup.next()
     }
 
     // MARK: - Membership
@@ -105,12 +112,12 @@ actor RoomActor {
     /// (the drawer's event loop). Returns the points the frame added (0 when it was
     /// refused), for the sender's budget.
     @discardableResult
-    nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
         draw(frame, from: player, receivedAt: receivedAt, now: server.clock.timestamp(of: receivedAt))
     }
 
     /// `draw` at `now`, the game time of `receivedAt`, which the caller already has.
-    nonisolated func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> Int {
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> Int {
         // Encoded once, the same bytes for everyone.
         let wire = WireFrame(.binary, payload: frame)
         // Recipients whose sockets take the frame at once: sent to after the lock is
@@ -171,30 +178,23 @@ actor RoomActor {
 
     // MARK: - Effects
 
-    /// What `publish` needs to know after a change.
-    private struct Publication {
-        var isClosed: Bool
-        var summary: RoomSummary
-        var nextDeadline: Timestamp?
-
-        init(of room: Room) {
-            isClosed = room.isClosed
-            summary = room.summary
-            nextDeadline = room.nextDeadline
-        }
+    /// What to do with the timer after a change, decided under the lock.
+    private enum TimerChange {
+        case none
+        case arm(deadline: Timestamp, arming: Int)
     }
 
-    /// Changes the room under the lock and delivers the effects before releasing it, then
-    /// tells the lobby and re-arms the timer.
+    /// Changes the room under the lock, delivers the effects and tells the lobby before
+    /// releasing it, then arms the timer for the next deadline.
     private func update(_ change: (inout State) -> [RoomEffect]) {
         let server = self.server
         let code = self.code
-        let publication = state.withLock { s in
+        let timer = state.withLock { s -> TimerChange in
             let effects = change(&s)
             Self.perform(effects, in: &s, server: server, code: code)
-            return Publication(of: s.room)
+            return Self.publish(in: &s, server: server, code: code)
         }
-        publish(publication)
+        arm(timer)
     }
 
     private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode) {
@@ -220,21 +220,21 @@ actor RoomActor {
     /// Arms the timer of a room restored from storage.
     func start() {
         let server = self.server
-        let publication = state.withLock { s in
+        let code = self.code
+        let timer = state.withLock { s -> TimerChange in
             server.store.roomChanged(s.room.snapshot(now: server.clock.now))
-            return Publication(of: s.room)
+            return Self.publish(in: &s, server: server, code: code)
         }
-        publish(publication)
+        arm(timer)
     }
 
-    /// Encodes once, then hands the same buffer to every recipient.
+    /// Encodes once, then queues the same buffer for every recipient.
     private static func deliver(_ message: ServerMessage, to audience: Audience, in s: State, metrics: ServerMetrics) {
         let bytes = message.jsonBytes()
         let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
         func send(_ outbox: Outbox?) {
             guard let outbox else { return }
-            // Under the room's lock: queued, never written here.
             outbox.enqueue(frame)
             recipients += 1
         }
@@ -251,43 +251,47 @@ actor RoomActor {
         metrics.sent(message.type, bytes: bytes.count, count: recipients)
     }
 
-    /// Tells the lobby what changed and re-arms the timer for the next deadline.
-    private func publish(_ publication: Publication) {
-        if publication.isClosed {
-            timer?.cancel()
-            timer = nil
+    /// Tells the lobby what changed, under the room's lock so the lobby sees a room's
+    /// changes in order, and decides whether the timer needs arming.
+    private static func publish(in s: inout State, server: GameServer, code: RoomCode) -> TimerChange {
+        if s.room.isClosed {
+            guard !s.closePublished else { return .none }
+            s.closePublished = true
+            s.timerDeadline = nil
+            s.timerArming &+= 1
             server.roomClosed(code)
             server.store.roomClosed(code)
-            return
+            return .none
         }
-        if publication.summary != publishedSummary {
-            publishedSummary = publication.summary
-            server.update(publication.summary)
+        let summary = s.room.summary
+        if summary != s.publishedSummary {
+            s.publishedSummary = summary
+            server.update(summary)
         }
-        let deadline = publication.nextDeadline
-        guard deadline != timerDeadline else { return }
-        timer?.cancel()
-        timerDeadline = deadline
-        guard let deadline else {
-            timer = nil
-            return
-        }
-        let instant = server.clock.instant(of: deadline)
-        // Holds the actor strongly (at most until the deadline, or until the timer is
-        // cancelled, as when the room closes): a weak reference would give the actor a side
-        // table, and every retain of it, one per drawing frame, would take the slow path.
-        timer = Task {
-            do {
-                try await Task.sleep(until: instant, clock: .continuous)
-            } catch {
-                return
-            }
-            self.fire()
+        let deadline = s.room.nextDeadline
+        guard deadline != s.timerDeadline else { return .none }
+        s.timerDeadline = deadline
+        s.timerArming &+= 1
+        guard let deadline else { return .none }
+        return .arm(deadline: deadline, arming: s.timerArming)
+    }
+
+    /// Schedules the timer on the room's event loop, outside the lock. A timer armed for an
+    /// older deadline finds its arming superseded when it fires and does nothing, so timers
+    /// need no cancelling. It holds the room until it fires.
+    private func arm(_ change: TimerChange) {
+        guard case .arm(let deadline, let arming) = change else { return }
+        let delay = server.clock.instant(of: deadline) - ContinuousClock.now
+        eventLoop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
+            self.fire(arming: arming)
         }
     }
 
-    private func fire() {
-        timerDeadline = nil
-        update { s in s.room.tick(now: server.clock.now) }
+    private func fire(arming: Int) {
+        update { s in
+            guard arming == s.timerArming else { return [] }
+            s.timerDeadline = nil
+            return s.room.tick(now: server.clock.now)
+        }
     }
 }
