@@ -55,7 +55,7 @@ func buildApplication(
                     try server.acceptWebSocket(channel: channel, deflate: deflate)
                 case .conformanceEcho:
                     let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
-                    try channel.pipeline.syncOperations.addHandler(WebSocketConnectionHandler(receiver: receiver, service: ConformanceEcho()))
+                    try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
                 }
             },
             firstRequestTimeout: .seconds(Int64(limits.helloTimeoutSeconds))

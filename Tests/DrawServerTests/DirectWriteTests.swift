@@ -9,7 +9,7 @@ import Testing
 import Glibc
 #endif
 
-/// `ConnectionHandler` sends a drain's frames straight to the socket while NIO has nothing
+/// `SocketHandler` sends a drain's frames straight to the socket while NIO has nothing
 /// of the connection's to write, and through NIO otherwise. Bytes must never overtake
 /// each other, however the two alternate.
 @Suite("Connection: direct socket writes")
@@ -73,10 +73,10 @@ struct DirectWriteTests {
         return descriptors
     }
 
-    /// A `ConnectionHandler` alone in the pipeline of a channel on `descriptor`.
-    static func connectionHandler(on descriptor: CInt, eventLoop: (any EventLoop)? = nil) async throws -> (any EventLoop, ConnectionHandler, any Channel) {
+    /// A `SocketHandler` alone in the pipeline of a channel on `descriptor`.
+    static func connectionHandler(on descriptor: CInt, eventLoop: (any EventLoop)? = nil) async throws -> (any EventLoop, SocketHandler, any Channel) {
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        let handler = ConnectionHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
+        let handler = SocketHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
         let channel = try await ClientBootstrap(group: eventLoop)
             // As Hummingbird's server channels.
             .channelOption(.allowRemoteHalfClosure, value: true)

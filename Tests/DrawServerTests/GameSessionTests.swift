@@ -21,7 +21,7 @@ struct GameSessionTests {
             eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
             hasSaidHello: { true }, hardClose: {}
         )
-        let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: false), service: game)
+        let handler = WebSocketProtocolHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: false), service: game)
         try channel.pipeline.syncOperations.addHandler(handler)
         try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
     }
@@ -68,7 +68,7 @@ struct GameSessionTests {
     }
 
     @Test func theServersCloseWaitsForTheAnswerThenCloses() throws {
-        let handler = try channel.pipeline.syncOperations.handler(type: WebSocketConnectionHandler.self)
+        let handler = try channel.pipeline.syncOperations.handler(type: WebSocketProtocolHandler.self)
         handler.close(code: 4003, reason: "no hello", waitForAnswer: true)
         let close = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 4003)
@@ -115,7 +115,7 @@ struct GameSessionCleanUpTests {
 
     @Test func aClosedConnectionLeavesNothingBehind() async throws {
         weak var weakGame: GameSession?
-        weak var weakHandler: WebSocketConnectionHandler?
+        weak var weakHandler: WebSocketProtocolHandler?
         do {
             let channel = EmbeddedChannel()
             let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
@@ -125,7 +125,7 @@ struct GameSessionCleanUpTests {
                 eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
                 hasSaidHello: { true }, hardClose: {}
             )
-            let handler = WebSocketConnectionHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: true), service: game)
+            let handler = WebSocketProtocolHandler(receiver: WebSocketReceiver(maxMessageBytes: 65_536, deflate: true), service: game)
             try channel.pipeline.syncOperations.addHandler(handler)
             try channel.connect(to: SocketAddress(ipAddress: "10.0.0.1", port: 9)).wait()
             weakGame = game
@@ -144,13 +144,13 @@ struct GameSessionCleanUpTests {
     /// goes, or every closed connection would keep its pipeline.
     @Test func aClosedConnectionLetsGoOfItsWriterAndHandlers() async throws {
         weak var weakWriter: ConnectionWriter?
-        weak var weakHandler: ConnectionHandler?
+        weak var weakHandler: SocketHandler?
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
         do {
             let channel = EmbeddedChannel()
             try channel.connect(to: SocketAddress(ipAddress: "10.0.0.2", port: 9)).wait()
             try server.acceptWebSocket(channel: channel, deflate: false)
-            let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+            let handler = try channel.pipeline.syncOperations.handler(type: SocketHandler.self)
             weakHandler = handler
             weakWriter = handler.writer
             #expect(weakWriter != nil)

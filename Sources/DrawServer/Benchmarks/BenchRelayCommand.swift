@@ -132,8 +132,8 @@ final class CountingSink: ConnectionWriter.Sink, Sendable {
 
     /// Never called: the benchmark's outboxes never send at once, so it measures queueing
     /// and drains.
-    func writeRemainder(_ rest: ByteBuffer) {
-        counts.withLock { $0.binaryBytes += rest.readableBytes }
+    func sendNow(_ frame: WireFrame) {
+        write(frame, flush: true)
     }
 
     func close(_ close: Outbox.Close) { closedPromise.succeed() }

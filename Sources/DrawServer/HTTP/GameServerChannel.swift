@@ -13,7 +13,7 @@ import NIOWebSocket
 ///
 /// Hummingbird's own WebSocket channel keeps a task per connection for as long as the
 /// socket is open (its stack, an async channel and a task group: over half of an idle
-/// connection's memory). Here the upgrade installs `WebSocketConnectionHandler` and the
+/// connection's memory). Here the upgrade installs `WebSocketProtocolHandler` and the
 /// connection's task ends: a WebSocket lives in its channel's pipeline.
 struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// What an upgrade request is upgraded to.

@@ -6,7 +6,7 @@ import NIOWebSocket
 ///
 /// The handshake (checking the key and version, answering with `Sec-WebSocket-Accept`) is
 /// NIO's `NIOTypedWebSocketServerUpgrader`'s. Its upgrade step is not used: it would add
-/// NIO's frame decoder and protocol error handler in front of `WebSocketConnectionHandler`,
+/// NIO's frame decoder and protocol error handler in front of `WebSocketProtocolHandler`,
 /// which parses the frames itself. Only NIO's frame encoder is added, for the few frames the
 /// protocol layer writes (pongs, close frames, the conformance echo); the game's frames go
 /// to the socket already encoded.

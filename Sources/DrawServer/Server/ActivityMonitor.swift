@@ -1,7 +1,7 @@
 import NIOCore
 import Synchronization
 
-/// When the peer last sent anything (data, a pong, a ping), noted by `ConnectionHandler`
+/// When the peer last sent anything (data, a pong, a ping), noted by `SocketHandler`
 /// at the front of the pipeline, so the heartbeat can tell a silent or black-holed client.
 final class ActivityMonitor: Sendable {
     private let lastRead = Atomic<Int64>(0)

@@ -6,7 +6,7 @@ import NIOWebSocket
 /// The event loop is the single writer of the connection: drains run there, one after
 /// another, and the WebSocket layer's own frames (pongs, the close handshake) are written
 /// there too, so frames never interleave. Everything queued since the last drain goes
-/// out as one batch, in one system call (see `ConnectionHandler`). Frames arrive encoded
+/// out as one batch, in one system call (see `SocketHandler`). Frames arrive encoded
 /// (`WireFrame`) and go out as they are; only binary frames queued back to back are merged
 /// into one (the protocol allows a server to merge drawing frames), which happens when a
 /// client is behind.
@@ -20,7 +20,7 @@ import NIOWebSocket
 /// only, in `drain`. The drain touches few objects on purpose: on the hot path each
 /// connection-owned object visited is a likely cache and TLB miss.
 final class ConnectionWriter: @unchecked Sendable {
-    /// Where frames go: the connection's `ConnectionHandler` in production, a counter in
+    /// Where frames go: the connection's `SocketHandler` in production, a counter in
     /// benchmarks. Used on the event loop only.
     protocol Sink: AnyObject {
         var eventLoop: any EventLoop { get }
@@ -30,9 +30,9 @@ final class ConnectionWriter: @unchecked Sendable {
         /// writes its frames back to back, the last with `flush`, and nothing else writes to
         /// the connection in between, so a sink may hold a batch until its flush.
         func write(_ frame: WireFrame, flush: Bool)
-        /// Writes the rest of a frame the outbox sent only part of (see
-        /// `Outbox.allowImmediateSends`), before anything else. Called outside drains.
-        func writeRemainder(_ rest: ByteBuffer)
+        /// Writes one frame at once, outside a drain (see `Outbox.reserve`), before anything
+        /// else is written to the connection.
+        func sendNow(_ frame: WireFrame)
         /// Starts the close handshake after everything written so far.
         func close(_ close: Outbox.Close)
     }
@@ -59,9 +59,9 @@ final class ConnectionWriter: @unchecked Sendable {
         scheduler.schedule(self)
     }
 
-    /// Writes the rest of a frame the outbox sent only part of. On the event loop only.
-    func writeRemainder(_ rest: ByteBuffer) {
-        sink?.writeRemainder(rest)
+    /// Writes a frame the outbox reserved the socket for. On the event loop only.
+    func sendNow(_ frame: WireFrame) {
+        sink?.sendNow(frame)
     }
 
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket

@@ -21,7 +21,7 @@ extension GameServer {
         let admission = register(session.connection, outbox: outbox, ip: ip)
         guard admission != .tooManyFromAddress else {
             // Not registered, so there is no session to end: just the close handshake.
-            let refused = WebSocketConnectionHandler(receiver: receiver, service: RefusedConnection())
+            let refused = WebSocketProtocolHandler(receiver: receiver, service: RefusedConnection())
             try sync.addHandler(refused)
             refused.close(code: 1008, reason: "too many connections from your address", waitForAnswer: false)
             return
@@ -36,8 +36,8 @@ extension GameServer {
             hasSaidHello: { self.hasSaidHello(connection) }, hardClose: hardClose
         )
         session.timers = timers
-        let webSocket = WebSocketConnectionHandler(receiver: receiver, service: session)
-        let handler = ConnectionHandler(activity: activity, eventLoop: eventLoop)
+        let webSocket = WebSocketProtocolHandler(receiver: receiver, service: session)
+        let handler = SocketHandler(activity: activity, eventLoop: eventLoop)
         do {
             try sync.addHandler(handler, position: .first)
             try sync.addHandler(webSocket)
@@ -57,14 +57,14 @@ extension GameServer {
 
 /// A connection refused right after its upgrade: only its close handshake is left.
 final class RefusedConnection: WebSocketService {
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {}
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {}
     func closeSent() {}
     func connectionClosed() {}
 }
 
 /// The conformance testsuite's echo (`--conformance-echo`): every message back as it came.
 final class ConformanceEcho: WebSocketService {
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {
         switch message {
         case .text(let payload): connection.write(WebSocketFrame(fin: true, opcode: .text, data: payload))
         case .binary(let payload): connection.write(WebSocketFrame(fin: true, opcode: .binary, data: payload))

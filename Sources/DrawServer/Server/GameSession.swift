@@ -34,7 +34,7 @@ final class GameSession: WebSocketService {
 
     // MARK: - WebSocketService
 
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler) {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {
         // After the server asked to close, nothing more is handled.
         guard !outbox.isClosing else { return }
         switch message {

@@ -123,7 +123,7 @@ final class LiveRoom: Sendable {
         // Recipients whose sockets take the frame at once: sent to after the lock is
         // released, so no lock is held across a system call. Each reservation makes later
         // frames for that recipient queue behind it, so the order the room decided holds.
-        var reserved: [(outbox: Outbox, immediate: Outbox.Immediate)] = []
+        var reserved: [(outbox: Outbox, writer: ConnectionWriter)] = []
         let relayed = state.withLock { s -> Int? in
             let generation = s.room.canvasGeneration
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
@@ -133,8 +133,8 @@ final class LiveRoom: Sendable {
                 s.prefetched = s.outboxes.prefetchForFanOut()
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
                     let outbox = s.outboxes.entries[index].outbox
-                    if case .reserved(let immediate) = outbox.reserve(wire) {
-                        reserved.append((outbox, immediate))
+                    if case .reserved(let writer) = outbox.reserve(wire) {
+                        reserved.append((outbox, writer))
                     }
                     recipients += 1
                 }
@@ -157,7 +157,7 @@ final class LiveRoom: Sendable {
                 return nil
             }
         }
-        for recipient in reserved { recipient.outbox.sendReserved(wire, recipient.immediate) }
+        for recipient in reserved { recipient.outbox.sendReserved(wire, recipient.writer) }
         guard let points = relayed else { return 0 }
         server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
         return points

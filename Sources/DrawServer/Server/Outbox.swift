@@ -30,8 +30,9 @@ final class Outbox: Sendable {
         /// a drain is scheduled, or waits for the socket to become writable again.
         var drainRequested = false
         var finished = false
-        /// Where a frame may go at once (see `allowImmediateSends`).
-        var immediate: Immediate?
+        /// The thread (the connection's event loop) on which a frame may go at once, while
+        /// the socket handler allows it (see `allowImmediateSends`).
+        var immediateThread: pthread_t?
         /// A frame `reserve` let go at once is being written; others queue behind it.
         var sendInFlight = false
         var immediateSends = 0
@@ -43,11 +44,6 @@ final class Outbox: Sendable {
         weak var writer: ConnectionWriter?
     }
 
-    /// A socket that takes frames at once, and the thread that may send to it.
-    struct Immediate: Sendable {
-        var socket: CInt
-        var thread: pthread_t
-    }
 
     /// How long a client that overflowed its queue has to read the 4008 close before its
     /// socket is closed outright.
@@ -121,7 +117,7 @@ final class Outbox: Sendable {
         /// The frame goes at once: send it with `sendReserved`, on this thread, before
         /// anything else is sent to this connection from here. Frames sent to the outbox in
         /// between queue behind it.
-        case reserved(Immediate)
+        case reserved(ConnectionWriter)
         /// The connection is closing, or the frame overflowed the queue.
         case refused
     }
@@ -136,47 +132,33 @@ final class Outbox: Sendable {
             // Nothing queued (`bytes` says so without touching the array's storage), no drain
             // requested or send in flight, and on the connection's event loop: nothing can be
             // overtaken.
-            if s.bytes == 0, !s.drainRequested, !s.sendInFlight, let immediate = s.immediate,
-               pthread_equal(immediate.thread, pthread_self()) != 0,
+            if s.bytes == 0, !s.drainRequested, !s.sendInFlight, let thread = s.immediateThread,
+               pthread_equal(thread, pthread_self()) != 0, let writer = s.writer,
                frame.bytes.readableBytes <= limit {
                 s.sendInFlight = true
-                return .reserved(immediate)
+                return .reserved(writer)
             }
             return s.queue(frame, limit: limit)
         }
-        if case .reserved(let immediate) = outcome { return .reserved(immediate) }
+        if case .reserved(let writer) = outcome { return .reserved(writer) }
         return finish(outcome) ? .queued : .refused
     }
 
-    /// Writes a frame `reserve` reserved the socket for, holding no lock; frames queued
-    /// meanwhile are drained after it.
-    func sendReserved(_ frame: WireFrame, _ immediate: Immediate) {
-        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: immediate.socket) } ?? 0
-        let (wake, writer) = state.withLock { s -> (ConnectionWriter?, ConnectionWriter?) in
+    /// Writes a frame `reserve` reserved the socket for, holding no lock: the connection's
+    /// socket handler writes it (see `SocketHandler.sendNow`). Frames queued meanwhile
+    /// are drained after it.
+    func sendReserved(_ frame: WireFrame, _ writer: ConnectionWriter) {
+        writer.sendNow(frame)
+        let wake = state.withLock { s -> ConnectionWriter? in
             s.sendInFlight = false
-            if sent > 0 { s.immediateSends &+= 1 }
-            // The socket took less than the frame: NIO writes the rest, and frames queue
-            // until the handler allows immediate sends again.
-            if sent < frame.bytes.readableBytes { s.immediate = nil }
-            let wake = s.bytes > 0 || s.close != nil ? s.requestDrain() : nil
-            return (wake, s.writer)
-        }
-        if sent < frame.bytes.readableBytes {
-            guard let writer else {
-                // Immediate sends are allowed only while a writer is set; a stream missing
-                // the end of a frame must not go on.
-                hardClose()
-                return
-            }
-            var rest = frame.bytes
-            rest.moveReaderIndex(forwardBy: sent)
-            writer.writeRemainder(rest)
+            s.immediateSends &+= 1
+            return s.bytes > 0 || s.close != nil ? s.requestDrain() : nil
         }
         wake?.workArrived()
     }
 
     fileprivate enum QueueOutcome {
-        case reserved(Immediate)
+        case reserved(ConnectionWriter)
         case queued(wake: ConnectionWriter?)
         case refused
         case overflowed(wake: ConnectionWriter?)
@@ -200,18 +182,17 @@ final class Outbox: Sendable {
         }
     }
 
-    /// Lets `send`, when called on this thread (the connection's event loop) while nothing is
-    /// queued, write a frame straight to `socket` instead of queueing it for a drain; nil
-    /// stops that. The connection's handler allows it only while nothing of the connection's
-    /// waits anywhere else (no write in NIO, a writable socket), so bytes keep their order; it
-    /// stops it when that changes and when the socket closes, on the same thread, so a
-    /// recycled descriptor number is never written to. A room relaying a drawer's frame on
-    /// the loop that read it thus sends to each idle recipient with no queueing, wake-up or
-    /// drain, touching no connection object but this one.
-    func allowImmediateSends(to socket: CInt?) {
+    /// Lets frames sent on this thread (the connection's event loop) while nothing is queued
+    /// go to the socket at once, through the writer, instead of being queued for a drain;
+    /// false stops that. The connection's socket handler allows it only while nothing of the
+    /// connection's waits anywhere else (no write in NIO, a writable socket) and withdraws it
+    /// when that changes or the socket closes, on the same thread. A room relaying a
+    /// drawer's frame on the loop that read it thus sends to each idle recipient on that loop
+    /// with no queueing, wake-up or drain.
+    func allowImmediateSends(_ allowed: Bool) {
         let thread = pthread_self()
         state.withLock { s in
-            s.immediate = s.finished ? nil : socket.map { Immediate(socket: $0, thread: thread) }
+            s.immediateThread = allowed && !s.finished ? thread : nil
         }
     }
 
@@ -238,7 +219,7 @@ final class Outbox: Sendable {
     func finish() {
         state.withLock { s in
             s.finished = true
-            s.immediate = nil
+            s.immediateThread = nil
             s.frames.removeAll()
             s.bytes = 0
             s.writer = nil
@@ -268,7 +249,7 @@ final class Outbox: Sendable {
             close = s.close
             if s.close != nil {
                 s.finished = true
-                s.immediate = nil
+                s.immediateThread = nil
                 s.writer = nil
             }
             return true

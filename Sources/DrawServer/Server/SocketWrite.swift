@@ -1,7 +1,7 @@
 import NIOCore
 import Glibc
 
-/// One `send` or `sendmsg` of a run of buffers to a stream socket, for `ConnectionHandler`'s writes
+/// One `send` or `sendmsg` of a run of buffers to a stream socket, for `SocketHandler`'s writes
 /// that go past NIO's channel (see there for when that is allowed).
 enum SocketWrite {
     /// The most buffers gathered into one call; the rest are left to the caller.

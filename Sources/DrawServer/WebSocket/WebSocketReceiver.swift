@@ -3,7 +3,7 @@ import NIOWebSocket
 
 /// The receiving side of a server WebSocket (RFC 6455, and RFC 7692's permessage-deflate)
 /// as a state machine: the bytes read in, whole messages and what to answer out. It does
-/// no I/O; `WebSocketConnectionHandler` feeds it on the connection's event loop and
+/// no I/O; `WebSocketProtocolHandler` feeds it on the connection's event loop and
 /// carries out what it returns.
 ///
 /// `WebSocketFrameParser` splits the bytes into frames and refuses frames over the message

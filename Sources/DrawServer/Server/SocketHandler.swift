@@ -1,32 +1,30 @@
 import NIOCore
 
-/// At the front of a game connection's pipeline, next to the socket: notes when the peer
-/// last sent anything (data, a pong, a ping), so the heartbeat can tell a silent or
-/// black-holed client; keeps the channel's writability and resumes the writer when the
-/// socket becomes writable again; writes the writer's encoded frames to the socket; and
-/// finishes the outbox when the channel goes. It is the writer's sink: the close handshake
-/// goes through the connection's `WebSocketConnectionHandler`.
+/// The socket's end of a game connection's pipeline, on the connection's event loop: the
+/// only code that writes the connection's bytes to its socket. It also notes when the peer
+/// last sent anything (for the heartbeat), keeps the channel's writability (resuming the
+/// writer when the socket drains), and finishes the outbox when the channel goes.
 ///
-/// The writer's frames are already on-the-wire bytes, so a drain's frames go to the socket in
-/// one `send` (or `sendmsg`) of its own, past NIO's channel write path (about 16 % of the
-/// server's CPU at 176 x 8, outside the kernel). That is safe only while NIO has nothing of
-/// this connection's left to write, or bytes would overtake each other: every write that goes
-/// through NIO (the WebSocket layer's pongs and close frames pass this handler; the rest of a
-/// batch the socket did not take is handed to NIO here) is counted until it completes, and
-/// while any is outstanding the writer's frames queue behind it in NIO too. NIO keeps handling
-/// everything else: a full socket (it waits for `EPOLLOUT` and reports writability, which stops
-/// the drains), errors and the close. The descriptor is taken once, from
-/// `withUnsafeTransportIfAvailable` (asking per write cost a dynamic cast as dear as the rest
-/// of NIO's write path), and dropped at `channelInactive`, which NIO fires on this loop right
-/// after closing it and before any other work runs there, so a recycled descriptor number is
-/// never written to.
+/// Frames leave in two ways: a drain's batch (`write`, from the `ConnectionWriter`) and a
+/// frame a room sends at once (`sendNow`, reserved through `Outbox.reserve`). Either goes
+/// straight to the socket in one `send` or `sendmsg`, past NIO's channel write path, which
+/// is most of what a write costs outside the kernel. The invariant that makes that safe:
 ///
-/// The same holds for frames a room sends at once (`Outbox.allowImmediateSends`): this handler
-/// allows them only while nothing of the connection's waits in NIO and the socket is writable,
-/// and withdraws that, on this loop, whenever either changes or the socket closes.
+///   **Bytes written straight to the socket never overtake bytes NIO holds.** Every write
+///   handed to NIO (the WebSocket layer's pongs and close frames pass through here; so
+///   does whatever the socket did not take) is counted until it completes, and while any
+///   is outstanding every frame goes through NIO behind it. Frames are sent at once only
+///   while this handler allows it (`publishImmediateSends`: open, writable, nothing in
+///   NIO), and only on this event loop.
 ///
-/// Lives on the connection's event loop; its writer uses it only there, in `drain`.
-final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
+/// Guarded by `DirectWriteTests` (frames written straight, queued, and through NIO, with a
+/// socket that keeps filling up, arrive whole and in order). NIO keeps handling everything
+/// else: a full socket (it waits for `EPOLLOUT` and reports writability, which stops the
+/// drains), errors and the close. The descriptor is taken once, from
+/// `withUnsafeTransportIfAvailable`, and dropped at `channelInactive`, which NIO fires on
+/// this loop right after closing it and before any other work runs there, so a recycled
+/// descriptor number is never written to.
+final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
 
@@ -40,7 +38,7 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         }
     }
     /// Set with the writer; sends the close handshake.
-    var webSocket: WebSocketConnectionHandler?
+    var webSocket: WebSocketProtocolHandler?
     /// The channel's writability, kept here because every drain asks for it: reading the
     /// channel's own flag costs a call through its protocol and a visit to another object.
     private(set) var isWritable = true
@@ -54,8 +52,8 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// Drains whose frames all went straight to the socket, and those NIO wrote (some or all).
     private(set) var batchesSentDirectly = 0
     private(set) var batchesHandedToNIO = 0
-    /// The socket the outbox was last told it may send to at once.
-    private var publishedImmediate: CInt?
+    /// What the outbox was last told about sending at once.
+    private var publishedImmediate: Bool?
 
     init(activity: ActivityMonitor, eventLoop: any EventLoop) {
         self.activity = activity
@@ -134,24 +132,37 @@ final class ConnectionHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
-    /// The rest of a frame the outbox sent only part of: NIO writes it, and while it does,
-    /// frames queue behind it.
-    func writeRemainder(_ rest: ByteBuffer) {
+    /// One frame a room sends at once, outside a drain (`Outbox.reserve`; allowed only while
+    /// `publishImmediateSends` says so): straight to the socket, and what the socket does not
+    /// take through NIO, behind which frames then queue.
+    func sendNow(_ frame: WireFrame) {
+        guard context != nil else { return }
+        var rest = frame.bytes
+        if writesInNIO == 0, let socket {
+            let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
+            if sent == rest.readableBytes { return }
+            rest.moveReaderIndex(forwardBy: sent)
+        }
+        writeThroughNIO(rest)
+    }
+
+    /// Bytes NIO writes; while it does, the connection's frames queue behind them.
+    private func writeThroughNIO(_ bytes: ByteBuffer) {
         guard let context else { return }
         batchesHandedToNIO &+= 1
         let written = context.eventLoop.makePromise(of: Void.self)
         track(written.futureResult)
-        context.writeAndFlush(NIOAny(rest), promise: written)
+        context.writeAndFlush(NIOAny(bytes), promise: written)
     }
 
     /// Tells the outbox whether it may send frames straight to the socket now: while the
     /// channel is open and writable and NIO has nothing of this connection's to write. Called
     /// whenever one of those changes, on this loop.
     private func publishImmediateSends() {
-        let allowed = isWritable && writesInNIO == 0 && context != nil ? socket : nil
+        let allowed = isWritable && writesInNIO == 0 && context != nil && socket != nil
         guard allowed != publishedImmediate, let outbox = writer?.outbox else { return }
         publishedImmediate = allowed
-        outbox.allowImmediateSends(to: allowed)
+        outbox.allowImmediateSends(allowed)
     }
 
     /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of

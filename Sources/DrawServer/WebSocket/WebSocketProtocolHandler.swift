@@ -5,7 +5,7 @@ import NIOWebSocket
 /// Called on the connection's event loop.
 protocol WebSocketService: AnyObject {
     /// A whole message (reassembled, inflated, its text valid UTF-8).
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketConnectionHandler)
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler)
     /// The WebSocket layer sent its own close frame (answering the peer's, or failing the
     /// connection): nothing more may be written after it.
     func closeSent()
@@ -20,7 +20,7 @@ protocol WebSocketService: AnyObject {
 ///
 /// No task waits on the connection: an idle connection is its channel, its handlers and
 /// its session, nothing more. The service pauses reading when it has messages in hand.
-final class WebSocketConnectionHandler: ChannelDuplexHandler {
+final class WebSocketProtocolHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
