@@ -55,6 +55,14 @@ extension Room {
         frame.withUnsafeBytes { draw(frame: $0, from: id, now: now) }
     }
 
+    /// After the drawer's frame was refused: what brings the drawer's canvas, which already
+    /// shows the refused strokes, back to what everyone else sees (`canvas`, then the
+    /// drawing). Nothing for anyone but the current drawer.
+    public func resync(drawer id: PlayerID) -> [RoomEffect] {
+        guard case .drawing(let turn) = state, turn.drawer == id else { return [] }
+        return canvasReplay(for: id)
+    }
+
     private func capRefusal(points: Int, items: Int, ink: Int) -> ProtocolError? {
         if points > configuration.maxDrawingPoints {
             return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingPoints) points; undo or clear to draw more", ref: "binary")

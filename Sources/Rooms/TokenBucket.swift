@@ -24,16 +24,28 @@ public struct TokenBucket: Sendable, Hashable {
     }
 
     /// Takes `cost` even into debt: later requests wait until the debt is paid back.
-    /// For costs only known after the work was done (points in a drawing frame).
+    /// For costs only known after the work was done (points in a drawing frame). The debt
+    /// has no floor, so whatever was done is paid for in full: a caller that bounds each
+    /// cost (a frame's size bounds its points) bounds the debt.
     public mutating func charge(_ cost: Double, now: Timestamp) {
         refill(now)
-        tokens = max(tokens - cost, -capacity)
+        tokens -= cost
     }
 
     /// True when at least one token is available.
     public mutating func hasTokens(now: Timestamp) -> Bool {
         refill(now)
         return tokens >= 1
+    }
+
+    /// Milliseconds until `cost` tokens are available (0 when they are now), for holding a
+    /// request back instead of refusing it. A cost above the capacity never fits; it waits
+    /// for a full bucket.
+    public func waitMs(for cost: Double = 1, now: Timestamp) -> Int {
+        let available = min(capacity, tokens + Double(max(0, now - updated)) * capacity / periodMs)
+        let needed = min(cost, capacity) - available
+        guard needed > 0 else { return 0 }
+        return Int((needed * periodMs / capacity).rounded(.up))
     }
 
     private mutating func refill(_ now: Timestamp) {

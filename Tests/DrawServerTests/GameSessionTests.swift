@@ -94,12 +94,13 @@ struct GameSessionTests {
         #expect(!outbox.send(WireFrame(.text, payload: [0x7B, 0x7D])))
     }
 
-    @Test func framesBeforeHelloSpendTheFrameBudget() throws {
+    @Test func framesBeforeHelloAreRefusedUntilThe1008Close() throws {
         for _ in 0..<130 { try channel.writeInbound(WebSocketReceiverTests.frame(.binary).wire) }
         let refs = try errorRefs()
-        // 120 frames a second: the rest are refused (one throttled notice), not answered one by one.
-        #expect(refs.count < 125)
-        #expect(refs.count >= 120)
+        // No honest client draws before its hello: each is a strike, and the 30th closes.
+        #expect(refs.count == 30)
+        #expect(refs.allSatisfy { $0 == "binary" })
+        #expect(outbox.isClosing)
     }
 }
 

@@ -24,6 +24,36 @@ struct TokenBucketTests {
         #expect(later)
     }
 
+    @Test func aLargeChargeIsPaidInFull() {
+        // A maximum-size drawing frame holds about 32,000 points: at 4,000 a second its
+        // sender waits 7 s (the bucket's 4,000 covered the rest), so a flood of such frames
+        // relays no more than the budget.
+        var points = TokenBucket(Rate(4_000, perMs: 1_000), now: .zero)
+        points.charge(32_000, now: .zero)
+        #expect(points.waitMs(now: .zero) == 7_001)
+        let early = points.hasTokens(now: Timestamp(milliseconds: 6_999))
+        let later = points.hasTokens(now: Timestamp(milliseconds: 7_001))
+        #expect(!early)
+        #expect(later)
+    }
+
+    @Test func waitTellsWhenTheNextTokenComesBack() {
+        var bucket = TokenBucket(Rate(5, perMs: 3_000), now: .zero)
+        #expect(bucket.waitMs(now: .zero) == 0)
+        for _ in 0..<5 { _ = bucket.take(now: .zero) }
+        #expect(bucket.waitMs(now: .zero) == 600)
+        #expect(bucket.waitMs(now: Timestamp(milliseconds: 450)) == 150)
+        #expect(bucket.waitMs(now: Timestamp(milliseconds: 600)) == 0)
+        let taken = bucket.take(now: Timestamp(milliseconds: 600))
+        #expect(taken, "the token is there when the wait is over")
+        var points = TokenBucket(Rate(4_000, perMs: 1_000), now: .zero)
+        points.charge(6_000, now: .zero)
+        #expect(points.waitMs(now: .zero) == 501, "a debt is paid back before the next token")
+        #expect(points.waitMs(for: 10_000, now: .zero) == 1_500, "a cost above capacity waits for a full bucket")
+        let full = TokenBucket(Rate(4_000, perMs: 1_000), now: .zero)
+        #expect(full.waitMs(for: 10_000, now: .zero) == 0)
+    }
+
     @Test func ratesParse() {
         #expect(Rate(parsing: "5/3s") == Rate(5, perMs: 3_000))
         #expect(Rate(parsing: "120/1s") == Rate(120, perMs: 1_000))

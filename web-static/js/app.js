@@ -87,6 +87,9 @@ function send(obj) {
   return true;
 }
 function errorText(msg) {
+  // A refused drawing frame: the server's text says why (a full canvas, say), and the
+  // `canvas` that follows sets the board back to what everyone else sees.
+  if (msg.ref === 'binary' && msg.message) return msg.message;
   return ERROR_TEXT[msg.code] || msg.message || msg.code || 'Something went wrong.';
 }
 

@@ -18,6 +18,8 @@ final class ServerMetrics: Sendable {
     let relayLatency: CoreMetrics.Timer
     let queueOverflows: CoreMetrics.Counter
     let rateLimited: CoreMetrics.Counter
+    /// Messages held back until their connection's budget refilled (shaped, not refused).
+    let messagesDelayed: CoreMetrics.Counter
     let dbBatchChanges: CoreMetrics.Recorder
     let dbCommitTime: CoreMetrics.Timer
     let dbStrokeFrames: CoreMetrics.Counter
@@ -57,6 +59,7 @@ final class ServerMetrics: Sendable {
         relayLatency = CoreMetrics.Timer(label: "drawserver_relay_latency_seconds", dimensions: [], factory: factory)
         queueOverflows = CoreMetrics.Counter(label: "drawserver_queue_overflows_total", dimensions: [], factory: factory)
         rateLimited = CoreMetrics.Counter(label: "drawserver_rate_limited_total", dimensions: [], factory: factory)
+        messagesDelayed = CoreMetrics.Counter(label: "drawserver_messages_delayed_total", dimensions: [], factory: factory)
         dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
         dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
         dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)

@@ -1,7 +1,10 @@
 import Rooms
 
-/// The rate limits of one connection (protocol section 2.3 `rate_limited`, 1008 on
-/// sustained abuse). Owned by its session, which handles messages one at a time.
+/// The rate limits of one connection. Drawing frames, text messages and chat are shaped:
+/// a message over its budget waits (the connection stops being read) until the budget
+/// refills, so a burst after a network stall is handled late but whole. Joins and
+/// invitations are refused (`rate_limited`), and refusals add up to the 1008 close for
+/// sustained abuse. Owned by its session, which handles messages one at a time.
 struct ConnectionLimiter: Sendable {
     private var messages: TokenBucket
     private var chat: TokenBucket
@@ -10,7 +13,6 @@ struct ConnectionLimiter: Sendable {
     private var joins: TokenBucket
     private var invites: TokenBucket
     private var strikes: [Timestamp] = []
-    private var lastNotice: Timestamp?
     /// Refusals within `abuseWindowMs` that add up to sustained abuse (only these two
     /// numbers are kept: the limiter lives in every connection's task frames).
     private let abuseStrikes: Int
@@ -27,27 +29,37 @@ struct ConnectionLimiter: Sendable {
         joins = TokenBucket(limits.joinRate, now: now)
     }
 
+    /// The budgets that refuse rather than wait: a join or an invitation is not a
+    /// catch-up after a stall.
     enum Kind {
-        /// Any text frame, valid or not.
-        case message
-        case chat
         case join
         case invite
     }
 
     mutating func allow(_ kind: Kind, now: Timestamp) -> Bool {
         switch kind {
-        case .message: messages.take(now: now)
-        case .chat: chat.take(now: now)
         case .join: joins.take(now: now)
         case .invite: invites.take(now: now)
         }
     }
 
-    /// A drawing frame may go to the room if the frame budget has a token and the point
-    /// budget is not in debt.
-    mutating func allowFrame(now: Timestamp) -> Bool {
-        points.hasTokens(now: now) && frames.take(now: now)
+    /// Milliseconds a drawing frame must wait for the frame budget's token and for the
+    /// point budget's debt to be paid back; at 0 the frame may go, and its token is taken.
+    mutating func frameWaitMs(now: Timestamp) -> Int {
+        let wait = max(frames.waitMs(now: now), points.waitMs(now: now))
+        if wait == 0 { _ = frames.take(now: now) }
+        return wait
+    }
+
+    /// Milliseconds a text message must wait for its budgets: every text message spends
+    /// from the message budget, chat and guesses also from the chat budget. At 0 the
+    /// message may be handled, and its tokens are taken.
+    mutating func textWaitMs(isChat: Bool, now: Timestamp) -> Int {
+        let wait = max(messages.waitMs(now: now), isChat ? chat.waitMs(now: now) : 0)
+        guard wait == 0 else { return wait }
+        _ = messages.take(now: now)
+        if isChat { _ = chat.take(now: now) }
+        return 0
     }
 
     /// Points are known once the room accepted the frame.
@@ -62,11 +74,4 @@ struct ConnectionLimiter: Sendable {
         return strikes.count >= abuseStrikes
     }
 
-    /// Whether to tell the client about a refused drawing frame now: at most twice a second,
-    /// so the notices cannot become a flood of their own.
-    mutating func shouldNotify(now: Timestamp) -> Bool {
-        if let last = lastNotice, now - last < 500 { return false }
-        lastNotice = now
-        return true
-    }
 }

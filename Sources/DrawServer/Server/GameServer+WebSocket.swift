@@ -36,7 +36,7 @@ extension GameServer {
             hasSaidHello: { self.hasSaidHello(connection) }, hardClose: hardClose
         )
         session.timers = timers
-        let webSocket = WebSocketProtocolHandler(receiver: receiver, service: session)
+        let webSocket = WebSocketProtocolHandler(receiver: receiver, service: session, activity: activity)
         let handler = SocketHandler(activity: activity, eventLoop: eventLoop)
         do {
             try sync.addHandler(handler, position: .first)
@@ -57,18 +57,19 @@ extension GameServer {
 
 /// A connection refused right after its upgrade: only its close handshake is left.
 final class RefusedConnection: WebSocketService {
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {}
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) -> WebSocketDisposition { .handled }
     func closeSent() {}
     func connectionClosed() {}
 }
 
 /// The conformance testsuite's echo (`--conformance-echo`): every message back as it came.
 final class ConformanceEcho: WebSocketService {
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) -> WebSocketDisposition {
         switch message {
         case .text(let payload): connection.write(WebSocketFrame(fin: true, opcode: .text, data: payload))
         case .binary(let payload): connection.write(WebSocketFrame(fin: true, opcode: .binary, data: payload))
         }
+        return .handled
     }
 
     func closeSent() {}

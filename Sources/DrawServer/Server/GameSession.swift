@@ -34,12 +34,12 @@ final class GameSession: WebSocketService {
 
     // MARK: - WebSocketService
 
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) {
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) -> WebSocketDisposition {
         // After the server asked to close, nothing more is handled.
-        guard !outbox.isClosing else { return }
+        guard !outbox.isClosing else { return .handled }
         switch message {
-        case .binary(let buffer): receive(binary: buffer)
-        case .text(let buffer): receiveText(Array(buffer: buffer))
+        case .binary(let buffer): return receive(binary: buffer)
+        case .text(let buffer): return receiveText(Array(buffer: buffer))
         }
     }
 
@@ -57,71 +57,75 @@ final class GameSession: WebSocketService {
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
 
     /// A drawing frame.
-    func receive(binary buffer: ByteBuffer) {
-        server.metrics.receivedBinary(bytes: buffer.readableBytes)
+    func receive(binary buffer: ByteBuffer) -> WebSocketDisposition {
         receiveBinary(buffer, receivedAt: .now)
     }
 
-    func receiveText(_ bytes: [UInt8]) {
+    /// A text message: it waits for the message budget (chat and guesses also for the
+    /// chat budget), then goes to the lobby or the room.
+    func receiveText(_ bytes: [UInt8]) -> WebSocketDisposition {
         guard bytes.count <= limits.maxTextFrameBytes else {
             server.metrics.received("invalid", bytes: bytes.count)
             // Parsed only for its `t` (the frame is at most the 64 KiB message limit); every
             // oversized frame counts towards the 1008 close.
             refuse(ProtocolError(.tooLarge, "text frames are limited to \(limits.maxTextFrameBytes) bytes", ref: ClientMessage.type(of: bytes)))
-            return
+            return .handled
         }
         let decoded = ClientMessage.decode(bytes)
-        // Every text frame, valid or not, spends from the connection's message budget. It
-        // also lets go of the room kept for drawing, which may be closed by now.
-        drawingRoom = nil
-        let allowed = limiter.allow(.message, now: server.clock.now)
-        guard allowed else {
-            server.metrics.received("invalid", bytes: bytes.count)
-            let ref = switch decoded {
-            case .success(let message): message.type
-            case .failure(let error): error.ref
-            }
-            refuse(ProtocolError(.rateLimited, "at most \(limits.messageRate) messages", ref: ref))
-            return
+        let isChat = switch decoded {
+        case .success(.chat), .success(.guess): true
+        default: false
         }
+        // Decided before any token is taken, so a message given again later is not
+        // charged twice.
+        let wait = limiter.textWaitMs(isChat: isChat, now: server.clock.now)
+        guard wait == 0 else { return later(wait) }
+        // Any text message lets go of the room kept for drawing, which may be closed by now.
+        drawingRoom = nil
         switch decoded {
         case .failure(let error):
             server.metrics.received("invalid", bytes: bytes.count)
-            reply(error)
+            // Not JSON at all is no catch-up: it counts towards the 1008 close.
+            if error.code == .badJSON { refuse(error) } else { reply(error) }
         case .success(let message):
             server.metrics.received(message.type, bytes: bytes.count)
             if let limited = rateLimit(message) {
                 refuse(limited)
-                return
+                return .handled
             }
             if let error = dispatch(message) { reply(error.withRef(message.type)) }
         }
+        return .handled
     }
 
-    /// A drawing frame: the room judges and relays it at once.
-    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) {
+    /// A drawing frame: it waits for the frame and point budgets, then the room judges and
+    /// relays it at once. Every frame waits, also one refused below for want of a hello or
+    /// a room: otherwise those could flood the server unchecked.
+    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) -> WebSocketDisposition {
         // One reading of the clock for the budget, the room and the charge: a frame is
         // handled within microseconds of its arrival.
         let now = server.clock.timestamp(of: receivedAt)
-        // Every drawing frame spends from the frame budget, also the ones refused below for
-        // want of a hello or a room: otherwise those could flood the server unchecked.
-        guard limiter.allowFrame(now: now) else {
-            server.metrics.rateLimited.increment()
-            // Refused frames are dropped whole, like invalid ones; the notice is throttled.
-            if limiter.shouldNotify(now: now) {
-                reply(ProtocolError(.rateLimited, "drawing too fast: at most \(limits.frameRate) frames and \(limits.pointRate) points", ref: "binary"))
-            }
-            strike(now: now)
-            return
-        }
+        let wait = limiter.frameWaitMs(now: now)
+        guard wait == 0 else { return later(wait) }
+        server.metrics.receivedBinary(bytes: buffer.readableBytes)
         guard let player else {
-            return reply(ProtocolError(.badMessage, "say hello first", ref: "binary"))
+            // An honest client never draws before its hello.
+            refuse(ProtocolError(.badMessage, "say hello first", ref: "binary"))
+            return .handled
         }
         guard let room = drawingRoom(of: player) else {
-            return reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
+            reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
+            return .handled
         }
-        let points = room.draw(buffer, from: player, receivedAt: receivedAt, now: now)
-        limiter.charge(points: points, now: now)
+        let charge = room.draw(buffer, from: player, receivedAt: receivedAt, now: now)
+        limiter.charge(points: charge.points, now: now)
+        if charge.invalid { strike(now: now) }
+        return .handled
+    }
+
+    private func later(_ milliseconds: Int) -> WebSocketDisposition {
+        server.metrics.messagesDelayed.increment()
+        return .later(.milliseconds(Int64(milliseconds)))
     }
 
     /// The player's room: the one it last drew in while room membership has not changed
@@ -134,14 +138,10 @@ final class GameSession: WebSocketService {
         return room
     }
 
-    /// Chat and guesses, joining or creating rooms, and invitations have their own budgets.
+    /// Joining or creating rooms, and invitations, have budgets that refuse.
     private func rateLimit(_ message: ClientMessage) -> ProtocolError? {
         let now = server.clock.now
         switch message {
-        case .chat, .guess:
-            guard limiter.allow(.chat, now: now) else {
-                return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages and guesses", ref: message.type)
-            }
         case .create, .join, .quickplay:
             guard limiter.allow(.join, now: now) else {
                 return ProtocolError(.rateLimited, "at most \(limits.joinRate) room creations and joins", ref: message.type)

@@ -31,6 +31,7 @@ final class LiveRoom: Sendable {
         var timerArming = 0
         /// The lobby and the store were told the room closed.
         var closePublished = false
+        var resync = ResyncPacer()
     }
     private let state: Mutex<State>
     private let server: GameServer
@@ -109,22 +110,31 @@ final class LiveRoom: Sendable {
     // MARK: - Drawing (the hot path)
 
     /// Judges a drawing frame and relays it to the other members, on the caller's thread
-    /// (the drawer's event loop). Returns the points the frame added (0 when it was
-    /// refused), for the sender's budget.
+    /// (the drawer's event loop). Returns what the frame costs the sender's budget.
     @discardableResult
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> Int {
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> DrawCharge {
         draw(frame, from: player, receivedAt: receivedAt, now: server.clock.timestamp(of: receivedAt))
     }
 
     /// `draw` at `now`, the game time of `receivedAt`, which the caller already has.
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> Int {
+    /// What a drawing frame cost its sender: the points it relayed, or for a refused frame
+    /// as many as its size could hold (refusals are paid for too, so they are shaped like
+    /// any frame), and whether it was invalid (a strike: no honest client sends one).
+    struct DrawCharge: Equatable {
+        var points: Int
+        var invalid = false
+    }
+
+    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> DrawCharge {
         // Encoded once, the same bytes for everyone.
         let wire = WireFrame(.binary, payload: frame)
         // Recipients whose sockets take the frame at once: sent to after the lock is
         // released, so no lock is held across a system call. Each reservation makes later
         // frames for that recipient queue behind it, so the order the room decided holds.
         var reserved: [(outbox: Outbox, writer: ConnectionWriter)] = []
-        let relayed = state.withLock { s -> Int? in
+        var resyncLater: Int?
+        var relayed = false
+        let charge = state.withLock { s -> DrawCharge in
             let generation = s.room.canvasGeneration
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
             switch outcome {
@@ -151,16 +161,48 @@ final class LiveRoom: Sendable {
                     server.store.roomChanged(s.room.snapshot(now: now))
                 }
                 server.metrics.sentBinary(bytes: frame.readableBytes, count: recipients)
-                return points
+                relayed = true
+                return DrawCharge(points: points)
             case .rejected(let error):
+                // Never silent: the drawer is told, and its canvas is set back to the room's.
                 Self.deliver(.error(error), to: .player(player), in: s, metrics: server.metrics)
-                return nil
+                switch s.resync.refused(now: now) {
+                case .now: Self.resync(player, in: s, metrics: server.metrics)
+                case .after(let delay): resyncLater = delay
+                case .alreadyOwed: break
+                }
+                // Each point takes at least two bytes.
+                return DrawCharge(points: frame.readableBytes / 2, invalid: error.code == .badOps)
             }
         }
         for recipient in reserved { recipient.outbox.sendReserved(wire, recipient.writer) }
-        guard let points = relayed else { return 0 }
-        server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
-        return points
+        if let resyncLater {
+            eventLoop.scheduleTask(in: .milliseconds(Int64(resyncLater))) { self.resyncDue(player) }
+        }
+        if relayed {
+            server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)
+        }
+        return charge
+    }
+
+    private func resyncDue(_ player: PlayerID) {
+        let now = server.clock.now
+        state.withLock { s in
+            guard s.resync.due(now: now) else { return }
+            Self.resync(player, in: s, metrics: server.metrics)
+        }
+    }
+
+    /// The room's canvas to the drawer (nothing if it no longer draws).
+    private static func resync(_ player: PlayerID, in s: State, metrics: ServerMetrics) {
+        for effect in s.room.resync(drawer: player) {
+            switch effect {
+            case .send(let message, let audience): deliver(message, to: audience, in: s, metrics: metrics)
+            case .sendDrawing(let frames, _):
+                for frame in frames { s.outboxes[player]?.enqueue(WireFrame(.binary, payload: frame)) }
+            default: break
+            }
+        }
     }
 
     // MARK: - Reading state

@@ -1,11 +1,19 @@
 import NIOCore
 import NIOWebSocket
 
+/// What a service does with a message it was given.
+enum WebSocketDisposition: Equatable {
+    case handled
+    /// Not yet: give it again after this long (the connection's budget refills then).
+    /// Nothing after it is handled meanwhile.
+    case later(TimeAmount)
+}
+
 /// What a WebSocket connection serves: the game (`GameSession`) or the conformance echo.
 /// Called on the connection's event loop.
 protocol WebSocketService: AnyObject {
     /// A whole message (reassembled, inflated, its text valid UTF-8).
-    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler)
+    func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) -> WebSocketDisposition
     /// The WebSocket layer sent its own close frame (answering the peer's, or failing the
     /// connection): nothing more may be written after it.
     func closeSent()
@@ -19,7 +27,9 @@ protocol WebSocketService: AnyObject {
 /// messages to its service.
 ///
 /// No task waits on the connection: an idle connection is its channel, its handlers and
-/// its session, nothing more. The service pauses reading when it has messages in hand.
+/// its session, nothing more. A message the service will only take later (its connection's
+/// budget is spent) waits here with what follows it (`HeldMessages`), and past a bound the
+/// socket is not read: input is shaped, never dropped.
 final class WebSocketProtocolHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = WebSocketFrame
@@ -31,7 +41,11 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private var receiver: WebSocketReceiver
     private let service: any WebSocketService
     private var context: ChannelHandlerContext?
-    private var readingPaused = false
+    /// Messages the service will take later, and what was read behind them.
+    private var held: HeldMessages
+    private var retry: Scheduled<Void>?
+    /// Told when reading stops for held messages, so the heartbeat does not blame the peer.
+    private let activity: ActivityMonitor?
     private var readPending = false
     private var closeDeadline: Scheduled<Void>?
     private var notifiedClosed = false
@@ -40,9 +54,14 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     /// peer still sends is read and discarded, never parsed.
     private var linger: LingeringClose?
 
-    init(receiver: WebSocketReceiver, service: any WebSocketService, lingering: LingeringClose.Configuration = .init()) {
+    init(
+        receiver: WebSocketReceiver, service: any WebSocketService, activity: ActivityMonitor? = nil,
+        holding: HeldMessages.Configuration = .init(), lingering: LingeringClose.Configuration = .init()
+    ) {
         self.receiver = receiver
         self.service = service
+        self.activity = activity
+        self.held = HeldMessages(configuration: holding)
         self.lingering = lingering
     }
 
@@ -66,21 +85,82 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
             return
         }
         receiver.append(unwrapInboundIn(data))
-        while let action = receiver.nextAction() {
+        parse(context: context)
+    }
+
+    /// Performs what the bytes read so far call for, while nothing holds it back.
+    private func parse(context: ChannelHandlerContext) {
+        while held.mayRead, let action = receiver.nextAction() {
             switch action {
             case .none:
                 break
             case .message(let message):
-                service.received(message, on: self)
+                deliver(message)
             case .pong(let payload):
                 context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: payload)), promise: nil)
-            case .answerClose(let code):
-                writeCloseThenClose(context: context, code: code, reason: "")
-            case .closeConnection:
-                context.close(promise: nil)
-            case .fail(let code, let reason):
-                writeCloseThenClose(context: context, code: code, reason: reason)
+            case .answerClose, .closeConnection, .fail:
+                if held.isEmpty { perform(action, context: context) } else { held.keep(action) }
             }
+        }
+        updateReading(context: context)
+    }
+
+    private func perform(_ action: WebSocketReceiver.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .answerClose(let code):
+            writeCloseThenClose(context: context, code: code, reason: "")
+        case .closeConnection:
+            context.close(promise: nil)
+        case .fail(let code, let reason):
+            writeCloseThenClose(context: context, code: code, reason: reason)
+        case .none, .message, .pong:
+            break
+        }
+    }
+
+    /// Gives the service a message, unless earlier ones wait; one it will take later waits
+    /// with everything behind it.
+    private func deliver(_ message: WebSocketReceiver.Message) {
+        guard held.isEmpty else { return held.append(message) }
+        if case .later(let delay) = service.received(message, on: self) {
+            held.append(message)
+            scheduleRetry(in: delay)
+        }
+    }
+
+    private func scheduleRetry(in delay: TimeAmount) {
+        guard let context else { return }
+        retry = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { self.retryHeld() }
+    }
+
+    /// The service's budget has had time to refill: the waiting messages go in order, then
+    /// what was read behind them.
+    private func retryHeld() {
+        retry = nil
+        guard let context else { return }
+        guard receiver.state == .open else {
+            held.removeAll()
+            return
+        }
+        while let message = held.first {
+            if case .later(let delay) = service.received(message, on: self) {
+                scheduleRetry(in: delay)
+                updateReading(context: context)
+                return
+            }
+            held.removeFirst()
+        }
+        if let action = held.takeDeferredAction() { perform(action, context: context) }
+        parse(context: context)
+    }
+
+    /// Reads stop while too much waits, and resume when it is handled.
+    private func updateReading(context: ChannelHandlerContext) {
+        let holding = !held.mayRead
+        activity?.holdReads(holding)
+        if !holding, readPending {
+            readPending = false
+            context.read()
         }
     }
 
@@ -88,7 +168,8 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         // The peer sent its FIN without a close frame: it can no longer answer a handshake,
         // so the connection ends now (Hummingbird lets channels half-close).
         if case .inputClosed = event as? ChannelEvent {
-            context.close(promise: nil)
+            // What was read before the FIN but waits for a budget is still handled.
+            if held.isEmpty { context.close(promise: nil) } else { held.keep(.closeConnection) }
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -99,12 +180,12 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 
-    /// Reads are held back while the service is paused; while lingering, until the byte
-    /// bound is reached.
+    /// Reads are held back while too much waits for the service; while lingering, until
+    /// the byte bound is reached.
     func read(context: ChannelHandlerContext) {
         if let linger {
             if linger.discardedBytes < linger.configuration.maxDiscardedBytes { context.read() }
-        } else if readingPaused {
+        } else if !held.mayRead {
             readPending = true
         } else {
             context.read()
@@ -112,19 +193,6 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     }
 
     // MARK: - Called by the service, on the event loop
-
-    func pauseReading() {
-        readingPaused = true
-    }
-
-    func resumeReading() {
-        guard readingPaused else { return }
-        readingPaused = false
-        if readPending {
-            readPending = false
-            context?.read()
-        }
-    }
 
     /// Writes a message frame through the encoder (the echo; the game writes `WireFrame`s).
     func write(_ frame: WebSocketFrame) {
@@ -161,6 +229,8 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
 
     private func startLingering(context: ChannelHandlerContext) {
         linger = LingeringClose(configuration: lingering)
+        held.removeAll()
+        retry?.cancel()
         closeDeadline?.cancel()
         let channel = context.channel
         closeDeadline = context.eventLoop.scheduleTask(in: lingering.timeout) {
@@ -170,8 +240,8 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         context.close(mode: .output).assumeIsolated().whenComplete { result in
             if case .failure = result { channel.close(promise: nil) }
         }
-        readingPaused = false
         readPending = false
+        activity?.holdReads(false)
         context.read()
     }
 
@@ -185,6 +255,8 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         guard !notifiedClosed else { return }
         notifiedClosed = true
         closeDeadline?.cancel()
+        retry?.cancel()
+        held.removeAll()
         service.connectionClosed()
     }
 
