@@ -91,4 +91,44 @@ struct StallTests {
         }
         print("stall \(stall) s, drawing for \(stall + 3) s: " + caughtUp.joined(separator: "; "))
     }
+
+    /// A native client drawing at its display rate (144 Hz) exceeds the frame budget while
+    /// it draws: it is shaped, never closed, and every frame arrives in order (864 frames
+    /// in 6 s against 120 a second plus a burst of 120).
+    @Test func aDrawerAt144FramesASecondIsShapedNotClosed() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await seat(ada, [bob], settings: #"{"rounds":1,"drawTimeSec":240}"#)
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await ada.next("turn")
+            var sent: [UInt8] = []
+            let start = ContinuousClock.now
+            var frames = 0
+            while ContinuousClock.now - start < .seconds(6) {
+                let due = Int((ContinuousClock.now - start) / .milliseconds(1)) * 144 / 1000
+                while frames < due {
+                    let dot = strokeBytes(from: Point(x: Int32(frames % 700), y: 30), to: Point(x: Int32(frames % 700 + 1), y: 31), width: 2)
+                    sent += dot
+                    ada.send(binary: dot)
+                    frames += 1
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            let received = try await bob.nextBinary(bytes: sent.count, within: 30)
+            #expect(received == sent, "\(frames) frames at 144 a second, whole and in order")
+            ada.send(#"{"t":"rooms"}"#)
+            try await ada.next("rooms")
+            let trouble = ada.history.filter { (event: TestClient.Event) -> Bool in
+                if case .closed = event { return true }
+                if case .json(.object(let object)) = event { return object["t"] == .string("error") }
+                return false
+            }
+            #expect(trouble.isEmpty, "errors or a close: \(trouble)")
+        }
+    }
 }
