@@ -148,13 +148,14 @@ struct ReplayAccountingTests {
         #expect(summary.warnings.contains { $0.contains("lost") })
     }
 
-    @Test func nothingExpectedIsARatioOfOneAndABusyClientIsFlagged() {
+    @Test func nothingExpectedIsNoSuccessAndABusyClientIsFlagged() {
         let summary = ReplaySummary.make(
             url: "", mode: "load", rooms: 1, players: 2, speed: 1, logs: [], duration: 5, window: 4,
             counters: ReplayCounters(), latency: LatencyHistogram(), sendLag: LatencyHistogram(),
             clientCPU: 3.6, cores: 1, threads: 1, server: nil
         )
-        #expect(summary.delivery.ratio == 1)
+        #expect(summary.delivery.ratio == 0, "0 of 0 is not a ratio of 1")
+        #expect(ReplayVerdict(summary: summary).failures.map(\.0) == [.nothingDelivered])
         #expect(summary.latencyMs.p99 == 0)
         #expect(summary.client.bottleneck)  // 90 % of the one usable core
         #expect(summary.table().contains("WARNING"))
@@ -190,5 +191,35 @@ struct ReplayAccountingTests {
         #expect(!cursor.isOpen)
         let parsed = try StrokeLog(ndjson: log.ndjson())
         #expect(parsed == log)
+    }
+
+    @Test func theVerdictFailsEveryWayARunCanFail() {
+        var counters = ReplayCounters()
+        counters.opsExpected = 1000
+        counters.opsDelivered = 998
+        func verdict(_ c: ReplayCounters, minimum: Double = ReplayVerdict.defaultMinimumRatio) -> [ReplayVerdict.Failure] {
+            let summary = ReplaySummary.make(
+                url: "", mode: "load", rooms: 1, players: 2, speed: 1, logs: [], duration: 5, window: 4,
+                counters: c, latency: LatencyHistogram(), sendLag: LatencyHistogram(), clientCPU: 0, cores: 1, threads: 1, server: nil
+            )
+            return ReplayVerdict(summary: summary, minimumRatio: minimum).failures.map(\.0)
+        }
+        #expect(verdict(counters) == [.ratioBelowMinimum], "998 of 1000 is below the default 0.999")
+        #expect(verdict(counters, minimum: 0.99) == [])
+        counters.opsDelivered = 1000
+        #expect(verdict(counters) == [])
+        counters.connectErrors = 40
+        #expect(verdict(counters) == [.connectionsFailed])
+        counters.connectErrors = 0
+        counters.unexpectedCloses = 1
+        #expect(verdict(counters) == [.connectionsFailed], "a connection the server closed early is a failure")
+        counters.unexpectedCloses = 0
+        counters.opsDelivered = 0
+        #expect(verdict(counters) == [.nothingDelivered])
+        // The case seen by a new user: 40 of 48 connections refused, "1.000000 (0 of 0)", exit 0.
+        var refused = ReplayCounters()
+        refused.connectErrors = 40
+        #expect(verdict(refused) == [.connectionsFailed, .nothingDelivered])
+        #expect(Set(ReplayVerdict.Failure.allCases.map(\.rawValue)).count == 3, "distinct exit statuses")
     }
 }

@@ -97,4 +97,17 @@ struct ReplayConnectionTests {
         try await server.close()
         try await group.shutdownGracefully()
     }
+
+    /// `drawserver replay` against a server that refuses most of its connections (HTTP 429)
+    /// fails with the status for failed connections instead of reporting success.
+    @Test func aRunWhoseConnectionsAreRefusedExitsWithItsStatus() async throws {
+        try await withServer({ $0.limits.maxConnectionsPerIP = 2 }) { port in
+            let (status, output) = try await ServerProcess.run(
+                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "2", "--players", "3", "--duration", "3", "--warmup", "0", "--drain", "0", "--quiet"],
+                timeout: 30
+            )
+            #expect(status == ReplayVerdict.Failure.connectionsFailed.rawValue, "exit \(status): \(output)")
+            #expect(output.contains("replay FAILED"))
+        }
+    }
 }

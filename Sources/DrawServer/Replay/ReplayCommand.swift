@@ -46,6 +46,8 @@ struct ReplayCommand: AsyncParsableCommand {
     var warmup = 2.0
     @Option(help: "Seconds to wait after the drawers stop for operations still in flight.")
     var drain = 3.0
+    @Option(help: "Lowest delivery ratio that counts as success (exit status 5 below it; 3 when a connection failed, 4 when nothing was delivered).")
+    var minRatio = ReplayVerdict.defaultMinimumRatio
     @Option(help: "Write the summary as JSON to this file.")
     var json: String?
     @Flag(help: "No progress line and no summary table.")
@@ -90,6 +92,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01...1000") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration must be 0...3600 seconds") }
         guard ramp >= 0, ramp < duration else { throw ValidationError("--ramp must be shorter than --duration") }
+        guard (0...1).contains(minRatio) else { throw ValidationError("--min-ratio must be 0...1") }
         guard warmup >= 0, drain >= 0, drain <= 60 else { throw ValidationError("--warmup must be >= 0 and --drain 0...60") }
         if let idle {
             guard idle >= 1, idle <= maxConnections else { throw ValidationError("--idle must be 1...\(maxConnections) (see --max-connections)") }
@@ -143,6 +146,11 @@ struct ReplayCommand: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(summary).write(to: URL(fileURLWithPath: json))
+        }
+        let verdict = ReplayVerdict(summary: summary, minimumRatio: minRatio, idleExpected: idle)
+        guard verdict.passed else {
+            for (_, reason) in verdict.failures { FileHandle.standardError.write(Data("replay FAILED: \(reason)\n".utf8)) }
+            throw verdict.exitCode
         }
     }
 

@@ -121,7 +121,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     struct Delivery: Codable, Sendable, Equatable {
         var expected: Int
         var delivered: Int
-        /// delivered / expected (1 when nothing was expected).
+        /// delivered / expected (0 when nothing was expected: 0 of 0 is no success).
         var ratio: Double
         var lost: Int
         var outOfOrder: Int
@@ -204,7 +204,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         if c.opsUnexpected > 0 {
             warnings.append("\(c.opsUnexpected) operation(s) received that no drawer sent to that client (does the server echo a drawer's frames back to it?)")
         }
-        let ratio = c.opsExpected == 0 ? 1 : Double(c.opsDelivered) / Double(c.opsExpected)
+        let ratio = c.opsExpected == 0 ? 0 : Double(c.opsDelivered) / Double(c.opsExpected)
         return ReplaySummary(
             url: url, mode: mode, rooms: rooms, players: players, speed: speed, logs: logs,
             durationSeconds: duration, windowSeconds: window,
