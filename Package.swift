@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        // Already in the graph (through Hummingbird's WebSocket client); SHA-256 of tokens.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"5.0.0"),
         // Already in the graph through Hummingbird; named for the WebSocket upgrade and
         // protocol handlers the server runs on its event loops, and the tests' EmbeddedChannel.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -42,7 +44,7 @@ let package = Package(
         ),
         .target(
             name: "Rooms",
-            dependencies: ["Canvas"],
+            dependencies: ["Canvas", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),

@@ -34,16 +34,18 @@ public enum PNGEncoder {
         else { return [] }
         defer { deflateEnd(&stream) }
         var sink = DeflateSink()
-        var checksum = Adler32()
+        var checksum = Checksums.Adler32()
         let rowBytes = raster.width * 3
         var filtered = [UInt8](repeating: 0, count: rowBytes + 1)
         var unchanged = [UInt8](repeating: 0, count: rowBytes + 1)
         unchanged[0] = 2  // Up, and every difference is zero
+        var unchangedChecksum = Checksums.Adler32()
+        unchanged.withUnsafeBufferPointer { unchangedChecksum.update($0) }
         raster.pixels.withUnsafeBufferPointer { pixels in
             for y in 0..<raster.height {
                 let flush = y == raster.height - 1 ? Z_FINISH : Z_NO_FLUSH
                 if y > 0, rowsEqual(pixels, y * rowBytes, (y - 1) * rowBytes, count: rowBytes) {
-                    checksum.update(byte: 2, thenZeros: rowBytes)
+                    checksum.append(unchangedChecksum, length: rowBytes + 1)
                     sink.feed(&unchanged, into: &stream, flush: flush)
                     continue
                 }
@@ -106,12 +108,9 @@ public enum PNGEncoder {
     private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
         appendBigEndian(UInt32(data.count), to: &png)
         let typeBytes = Array(type.utf8)
-        var crc = CRC32()
-        crc.update(typeBytes)
-        crc.update(data)
         png += typeBytes
         png += data
-        appendBigEndian(crc.value, to: &png)
+        appendBigEndian(Checksums.crc32(typeBytes, data), to: &png)
     }
 
     static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {

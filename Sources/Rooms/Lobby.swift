@@ -69,7 +69,7 @@ public struct Lobby: Sendable {
         case .success(let valid): name = valid
         case .failure(let error): return .failure(error.referencing("hello"))
         }
-        if let token, token.utf8.count <= 128, let id = byTokenHash[SHA256.hexHash(token)], var record = players[id] {
+        if let token, token.utf8.count <= 128, let id = byTokenHash[TokenHash.hex(token)], var record = players[id] {
             let replaced = record.connection
             record.connection = connection
             record.lastSeen = now
@@ -82,7 +82,7 @@ public struct Lobby: Sendable {
         let token = random.string(count: 32, from: Self.tokenAlphabet)
         var id: PlayerID
         repeat { id = PlayerID(random.string(count: 10, from: Self.idAlphabet)) } while players[id] != nil
-        let record = PlayerRecord(id: id, name: name, tokenHash: SHA256.hexHash(token), connection: connection, lastSeen: now)
+        let record = PlayerRecord(id: id, name: name, tokenHash: TokenHash.hex(token), connection: connection, lastSeen: now)
         add(record)
         return .success(Welcome(player: record, token: token, resumed: false, replaced: nil))
     }

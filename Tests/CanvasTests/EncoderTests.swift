@@ -1,3 +1,4 @@
+import CZlib
 import Testing
 @testable import Canvas
 
@@ -43,25 +44,42 @@ struct EncoderTests {
         #expect(blank.count < 4000)
     }
 
-    @Test func crcTableMatchesZlib() {
-        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+    @Test func checksumsMatchTheirStandardVectors() {
+        #expect(Checksums.crc32(Array("IEND".utf8)) == 0xAE42_6082)
+        #expect(Checksums.crc32(Array("1234".utf8), Array("56789".utf8)) == 0xCBF4_3926)
+        var adler = Checksums.Adler32()
+        Array("Wikipedia".utf8).withUnsafeBufferPointer { adler.update($0) }
+        #expect(adler.value == 0x11E6_0398)
     }
 
-    @Test func adlerShortcutForZeroRunsMatchesSummingThem() {
+    @Test func anUnchangedRowsChecksumCombinesLikeSummingIt() {
         var rng = SplitMix64(seed: 5)
         for _ in 0..<50 {
-            var fast = Adler32()
-            var slow = Adler32()
+            var combined = Checksums.Adler32()
+            var summed = Checksums.Adler32()
             for _ in 0..<rng.int(1...6) {
-                let count = rng.int(0...20000)
-                let byte = UInt8(rng.int(0...255))
-                fast.update(byte: byte, thenZeros: count)
-                let bytes = [byte] + [UInt8](repeating: 0, count: count)
-                bytes.withUnsafeBufferPointer { slow.update($0) }
+                let row = [UInt8(rng.int(0...255))] + [UInt8](repeating: 0, count: rng.int(0...20000))
+                var alone = Checksums.Adler32()
+                row.withUnsafeBufferPointer { alone.update($0) }
+                combined.append(alone, length: row.count)
+                row.withUnsafeBufferPointer { summed.update($0) }
             }
-            #expect(fast.value == slow.value)
+            #expect(combined.value == summed.value)
         }
+    }
+
+    /// zlib's own inflate checks the stream's Adler-32 trailer.
+    @Test func theImageDataInflatesWithZlibsChecks() throws {
+        var raster = Raster(size: CanvasSize(width: 64, height: 48))
+        for x in 0..<20 { raster.setPixel(x: x, y: 7, to: RGB(r: 200, g: 10, b: 10)) }
+        let stream = PNGEncoder.compressedScanlines(raster)
+        var inflated = [UInt8](repeating: 0, count: (64 * 3 + 1) * 48)
+        var length = uLongf(inflated.count)
+        let status = inflated.withUnsafeMutableBufferPointer { out in
+            stream.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+        }
+        #expect(status == Z_OK)
+        #expect(Int(length) == inflated.count)
     }
 
     @Test func ppmIsABinaryP6WithMaxval255() {

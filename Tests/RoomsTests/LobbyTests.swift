@@ -24,7 +24,7 @@ struct LobbyTests {
         let welcome = try #require(hello("Ada"))
         #expect(welcome.token.count == 32)
         #expect(!welcome.resumed)
-        #expect(welcome.player.tokenHash == SHA256.hexHash(welcome.token))
+        #expect(welcome.player.tokenHash == TokenHash.hex(welcome.token))
         #expect(welcome.player.tokenHash != welcome.token)
         let other = try #require(hello("Bob", connection: 2))
         #expect(other.token != welcome.token)
@@ -99,10 +99,10 @@ struct LobbyTests {
 }
 
 @Suite("SHA-256")
-struct SHA256Tests {
+struct TokenHashTests {
     @Test func knownVectors() {
-        #expect(SHA256.hexHash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hexHash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hexHash(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(TokenHash.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(TokenHash.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(TokenHash.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 }

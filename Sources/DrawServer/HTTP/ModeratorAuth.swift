@@ -6,7 +6,7 @@ struct ModeratorAuth: Sendable {
     private let tokenDigest: [UInt8]?
 
     init(token: String?) {
-        tokenDigest = token.flatMap { $0.isEmpty ? nil : SHA256.hash(Array($0.utf8)) }
+        tokenDigest = token.flatMap { $0.isEmpty ? nil : TokenHash.digest(Array($0.utf8)) }
     }
 
     enum Outcome {
@@ -20,7 +20,7 @@ struct ModeratorAuth: Sendable {
     func check(_ request: Request) -> Outcome {
         guard let header = request.headers[.authorization] else { return .anonymous }
         guard let expected = tokenDigest, let token = Self.bearerToken(in: header) else { return .refused }
-        let given = SHA256.hash(Array(token.utf8))
+        let given = TokenHash.digest(Array(token.utf8))
         // Compare digests of equal length so the time taken says nothing about the token.
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }
