@@ -69,7 +69,7 @@ struct GameSessionTests {
 
     @Test func theServersCloseWaitsForTheAnswerThenCloses() throws {
         let handler = try channel.pipeline.syncOperations.handler(type: WebSocketProtocolHandler.self)
-        handler.close(code: 4003, reason: "no hello", waitForAnswer: true)
+        handler.close(code: .noHello, reason: "no hello", waitForAnswer: true)
         let close = try channel.readOutbound(as: WebSocketFrame.self)
         #expect(close?.data.getInteger(at: 0, as: UInt16.self) == 4003)
         // Messages that arrive meanwhile are not handled.

@@ -53,7 +53,7 @@ struct WebSocketReceiverTests {
             return receiver.receive(frames[frames.count - 1])
         }
         func code(_ action: WebSocketReceiver.Action) -> UInt16? {
-            if case .fail(let code, _) = action { return code }
+            if case .fail(let code, _) = action { return code.rawValue }
             return nil
         }
         #expect(code(first([Self.frame(.binary, masked: false)])) == 1002)
@@ -76,10 +76,10 @@ struct WebSocketReceiverTests {
 
     @Test func closeHandshakeFromEitherSide() {
         var peerCloses = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
-        #expect(peerCloses.receive(Self.frame(.connectionClose, [0x0F, 0xA0])) == .answerClose(code: 4000))
+        #expect(peerCloses.receive(Self.frame(.connectionClose, [0x0F, 0xA0])) == .answerClose(code: CloseCode(rawValue: 4000)))
         #expect(peerCloses.receive(Self.frame(.binary)) == .none)
         var empty = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
-        #expect(empty.receive(Self.frame(.connectionClose, [])) == .answerClose(code: 1000))
+        #expect(empty.receive(Self.frame(.connectionClose, [])) == .answerClose(code: .normalClosure))
 
         var serverCloses = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
         serverCloses.serverCloses()
@@ -129,10 +129,10 @@ struct WebSocketReceiverTests {
             return Self.actions(stream, step: stream.readableBytes)
         }
         // A length over the limit fails before the payload arrives; so does a 64-bit length.
-        #expect(actions([0x82, 0xFE, 0x00, 0x65]) == [.fail(code: 1009, reason: "frame too big")])
-        #expect(actions([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0]) == [.fail(code: 1009, reason: "frame too big")])
-        #expect(actions([0x09, 0x80, 1, 2, 3, 4]) == [.fail(code: 1002, reason: "fragmented control frame")])
-        #expect(actions([0x89, 0xFE, 0x00, 0x7E]) == [.fail(code: 1002, reason: "control frame over 125 bytes")])
+        #expect(actions([0x82, 0xFE, 0x00, 0x65]) == [.fail(code: .messageTooBig, reason: "frame too big")])
+        #expect(actions([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0]) == [.fail(code: .messageTooBig, reason: "frame too big")])
+        #expect(actions([0x09, 0x80, 1, 2, 3, 4]) == [.fail(code: .protocolError, reason: "fragmented control frame")])
+        #expect(actions([0x89, 0xFE, 0x00, 0x7E]) == [.fail(code: .protocolError, reason: "control frame over 125 bytes")])
         // A frame exactly at the limit is fine, and the next one is read.
         var atLimit = Self.frame(.binary, Array(repeating: 7, count: 100)).wire
         var next = Self.frame(.binary, [1]).wire
@@ -160,11 +160,11 @@ struct WebSocketReceiverTests {
     @Test func deflateBombsAndGarbageAreRefused() {
         var bomb = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
         let compressed = Self.deflated(Array(repeating: 0, count: 1001))
-        #expect(bomb.receive(Self.frame(.binary, rsv1: true, compressed)) == .fail(code: 1009, reason: "message too big"))
+        #expect(bomb.receive(Self.frame(.binary, rsv1: true, compressed)) == .fail(code: .messageTooBig, reason: "message too big"))
         var exact = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
         #expect(exact.receive(Self.frame(.binary, rsv1: true, Self.deflated(Array(repeating: 0, count: 1000)))) == .message(.binary(ByteBuffer(bytes: Array(repeating: 0, count: 1000)))))
         var garbage = WebSocketReceiver(maxMessageBytes: 1000, deflate: true)
-        #expect(garbage.receive(Self.frame(.binary, rsv1: true, [0xFF, 0xFF, 0xFF, 0xFF])) == .fail(code: 1007, reason: "invalid deflate data"))
+        #expect(garbage.receive(Self.frame(.binary, rsv1: true, [0xFF, 0xFF, 0xFF, 0xFF])) == .fail(code: .invalidData, reason: "invalid deflate data"))
     }
 
     @Test func permessageDeflateOffersAreAcceptedOrDeclined() {
@@ -209,10 +209,10 @@ struct UTF8ValidatorTests {
         #expect(receiver.receive(WebSocketReceiverTests.frame(.text, fin: false, Array(bytes[..<3]))) == .none)
         #expect(receiver.receive(WebSocketReceiverTests.frame(.continuation, Array(bytes[3...]))) == .message(.text(ByteBuffer(bytes: bytes))))
         // Invalid in the first fragment: failed there, before the message ends.
-        #expect(receiver.receive(WebSocketReceiverTests.frame(.text, fin: false, [0xCE, 0xBA, 0xED, 0xA0, 0x80])) == .fail(code: 1007, reason: "text is not valid UTF-8"))
+        #expect(receiver.receive(WebSocketReceiverTests.frame(.text, fin: false, [0xCE, 0xBA, 0xED, 0xA0, 0x80])) == .fail(code: .invalidData, reason: "text is not valid UTF-8"))
         // A message that ends inside a code point is invalid.
         var truncated = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
-        #expect(truncated.receive(WebSocketReceiverTests.frame(.text, [0x61, 0xCE])) == .fail(code: 1007, reason: "text is not valid UTF-8"))
+        #expect(truncated.receive(WebSocketReceiverTests.frame(.text, [0x61, 0xCE])) == .fail(code: .invalidData, reason: "text is not valid UTF-8"))
     }
 }
 

@@ -80,7 +80,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
         }
         let sendDone = ContinuousClock.now
         actor.close()
-        for outbox in outboxes { outbox.close(code: 1000, reason: "done") }
+        for outbox in outboxes { outbox.close(code: .normalClosure, reason: "done") }
         for sink in sinks { try await sink.closed.get() }
         let delivered = sinks.reduce(0) { $0 + $1.binaryBytes }
         let elapsed = ContinuousClock.now - start

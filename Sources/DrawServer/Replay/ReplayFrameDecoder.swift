@@ -30,7 +30,7 @@ struct ReplayFrameDecoder {
         do {
             frame = try parser.next()
         } catch {
-            throw ReplayError.protocolViolation(error.code == 1009 ? "a frame over \(parser.maxFrameSize) bytes" : "a fragmented or oversized control frame")
+            throw ReplayError.protocolViolation(error.code == .messageTooBig ? "a frame over \(parser.maxFrameSize) bytes" : "a fragmented or oversized control frame")
         }
         guard let frame else { return nil }
         guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { throw ReplayError.protocolViolation("reserved bits set without an extension") }

@@ -22,7 +22,7 @@ struct ConnectionTimers {
         self.activity = activity
         let helloSeconds = limits.helloTimeoutSeconds
         helloDeadline = eventLoop.scheduleTask(in: .seconds(Int64(helloSeconds))) {
-            if !hasSaidHello() { outbox.close(code: 4003, reason: "no hello within \(helloSeconds) s") }
+            if !hasSaidHello() { outbox.close(code: .noHello, reason: "no hello within \(helloSeconds) s") }
         }
         guard limits.pingIntervalSeconds > 0 else {
             heartbeat = nil
@@ -40,7 +40,7 @@ struct ConnectionTimers {
             outbox.send(WireFrame(.ping, payload: payload))
             eventLoop.scheduleTask(in: timeout) {
                 guard activity.lastReadMs < sentAt, !activity.isHoldingReads else { return }
-                outbox.close(code: 1001, reason: "no answer to ping", flush: false)
+                outbox.close(code: .goingAway, reason: "no answer to ping", flush: false)
                 hardClose()
             }
         }

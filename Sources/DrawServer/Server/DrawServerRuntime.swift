@@ -68,7 +68,7 @@ final class DrawServerRuntime: Sendable {
         let outboxes = server.beginDrain()
         logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
         for outbox in outboxes {
-            outbox.close(code: 1012, reason: Self.restartReason)
+            outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
         let deadline = ContinuousClock.now + .seconds(configuration.drainTimeoutSeconds)
         while server.connectionCount > 0, ContinuousClock.now < deadline {

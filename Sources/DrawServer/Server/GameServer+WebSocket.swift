@@ -23,7 +23,7 @@ extension GameServer {
             // Not registered, so there is no session to end: just the close handshake.
             let refused = WebSocketProtocolHandler(receiver: receiver, service: RefusedConnection())
             try sync.addHandler(refused)
-            refused.close(code: 1008, reason: "too many connections from your address", waitForAnswer: false)
+            refused.close(code: .policyViolation, reason: "too many connections from your address", waitForAnswer: false)
             return
         }
         let activity = ActivityMonitor()
@@ -50,7 +50,7 @@ extension GameServer {
         handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
         if admission == .draining {
             // Upgraded just as the drain began: treated like every other connection of the drain.
-            outbox.close(code: 1012, reason: DrawServerRuntime.restartReason)
+            outbox.close(code: .serviceRestart, reason: DrawServerRuntime.restartReason)
         }
     }
 }

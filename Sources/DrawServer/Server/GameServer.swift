@@ -139,7 +139,7 @@ final class GameServer: Sendable {
             return .failure(error)
         case .success(let (welcome, replaced, room)):
             store.playerChanged(welcome.player)
-            replaced?.close(code: 4001, reason: "replaced by a newer connection with the same token", flush: false)
+            replaced?.close(code: .replaced, reason: "replaced by a newer connection with the same token", flush: false)
             send(welcome.message, to: outbox)
             room?.attach(welcome.player.id, outbox: outbox)
             return .success(welcome.player.id)

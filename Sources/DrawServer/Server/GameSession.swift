@@ -210,7 +210,7 @@ final class GameSession: WebSocketService {
 
     private func strike(now: Timestamp) {
         if limiter.strike(now: now) {
-            outbox.close(code: 1008, reason: "too many refused messages", flush: true)
+            outbox.close(code: .policyViolation, reason: "too many refused messages", flush: true)
         }
     }
 }

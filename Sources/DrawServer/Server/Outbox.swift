@@ -14,13 +14,13 @@ import Synchronization
 /// within `overflowCloseGrace` the channel is closed outright.
 final class Outbox: Sendable {
     struct Close: Sendable, Equatable {
-        var code: UInt16
+        var code: CloseCode
         var reason: String
 
         /// Whether the server waits for the peer's answering close before closing the TCP
         /// connection. Not after abuse (1008, 1009): a flooding peer is busy sending, not
         /// answering, and every byte it sends meanwhile would still be read and decoded.
-        var waitsForAnswer: Bool { code != 1008 && code != 1009 }
+        var waitsForAnswer: Bool { code != .policyViolation && code != .messageTooBig }
     }
 
     fileprivate struct State: Sendable {
@@ -202,7 +202,7 @@ final class Outbox: Sendable {
     func sendText(_ bytes: [UInt8]) { send(WireFrame(.text, payload: bytes)) }
 
     /// Asks the writer to close with `code` after `flush`ing what is queued (or dropping it).
-    func close(code: UInt16, reason: String, flush: Bool = true) {
+    func close(code: CloseCode, reason: String, flush: Bool = true) {
         let wake = state.withLock { s -> ConnectionWriter? in
             guard s.close == nil, !s.finished else { return nil }
             if !flush {
@@ -271,7 +271,7 @@ extension Outbox.State {
         guard bytes + frame.bytes.readableBytes <= limit else {
             frames.removeAll()
             bytes = 0
-            close = Outbox.Close(code: 4008, reason: "too slow to read: reconnect with your token")
+            close = Outbox.Close(code: .tooSlowToRead, reason: "too slow to read: reconnect with your token")
             return .overflowed(wake: requestDrain())
         }
         frames.append(frame)

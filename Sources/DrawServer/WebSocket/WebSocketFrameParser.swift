@@ -29,7 +29,7 @@ struct WebSocketFrameParser {
     /// Bytes that cannot be read as frames within the limit: the connection has to close.
     struct Violation: Error, Equatable {
         /// The close code that fits (RFC 6455 section 7.4.1).
-        var code: UInt16
+        var code: CloseCode
         var reason: String
     }
 
@@ -70,8 +70,8 @@ struct WebSocketFrameParser {
         let fin = first & 0x80 != 0
         var length = Int(second & 0x7F)
         if opcode.isControlOpcode {
-            guard fin else { throw Violation(code: 1002, reason: "fragmented control frame") }
-            guard length <= 125 else { throw Violation(code: 1002, reason: "control frame over 125 bytes") }
+            guard fin else { throw Violation(code: .protocolError, reason: "fragmented control frame") }
+            guard length <= 125 else { throw Violation(code: .protocolError, reason: "control frame over 125 bytes") }
         }
         var headerLength = 2
         if length == 126 {
@@ -100,5 +100,5 @@ struct WebSocketFrameParser {
         )
     }
 
-    private static var tooBig: Violation { Violation(code: 1009, reason: "frame too big") }
+    private static var tooBig: Violation { Violation(code: .messageTooBig, reason: "frame too big") }
 }

@@ -201,7 +201,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
 
     /// The server closes. Waiting for the answer, nothing more is handled; a peer that does
     /// not answer is cut off. Without waiting, the connection closes once the frame is out.
-    func close(code: UInt16, reason: String, waitForAnswer: Bool) {
+    func close(code: CloseCode, reason: String, waitForAnswer: Bool) {
         guard let context, receiver.state == .open else { return }
         receiver.serverCloses()
         guard waitForAnswer else {
@@ -216,7 +216,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     }
 
     /// Sends the close frame, then closes lingering (see `LingeringClose`).
-    private func writeCloseThenClose(context: ChannelHandlerContext, code: UInt16, reason: String) {
+    private func writeCloseThenClose(context: ChannelHandlerContext, code: CloseCode, reason: String) {
         service.closeSent()
         context.writeAndFlush(wrapOutboundOut(Self.closeFrame(code: code, reason: reason))).assumeIsolated().whenComplete { result in
             guard case .success = result, let context = self.context else {
@@ -260,9 +260,9 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         service.connectionClosed()
     }
 
-    static func closeFrame(code: UInt16, reason: String) -> WebSocketFrame {
+    static func closeFrame(code: CloseCode, reason: String) -> WebSocketFrame {
         var payload = ByteBufferAllocator().buffer(capacity: 2 + reason.utf8.count)
-        payload.writeInteger(code)
+        payload.writeInteger(code.rawValue)
         // A close payload is at most 125 bytes (RFC 6455 section 5.5).
         payload.writeBytes(reason.utf8.prefix(123))
         return WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)

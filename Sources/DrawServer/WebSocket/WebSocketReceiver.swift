@@ -24,11 +24,11 @@ struct WebSocketReceiver {
         /// Answer a ping.
         case pong(ByteBuffer)
         /// The peer closed: answer with this code, then close the connection.
-        case answerClose(code: UInt16)
+        case answerClose(code: CloseCode)
         /// The peer answered the server's close: close the connection.
         case closeConnection
         /// The peer broke the protocol: close with this code, then close the connection.
-        case fail(code: UInt16, reason: String)
+        case fail(code: CloseCode, reason: String)
     }
 
     enum State: Equatable {
@@ -96,25 +96,25 @@ struct WebSocketReceiver {
         case .closing: return frame.opcode == .connectionClose ? receiveClose(frame.payload) : .none
         case .closed: return .none
         }
-        guard frame.isMasked else { return fail(1002, "client frames must be masked") }
-        guard !frame.rsv2, !frame.rsv3 else { return fail(1002, "reserved bits set") }
+        guard frame.isMasked else { return fail(.protocolError, "client frames must be masked") }
+        guard !frame.rsv2, !frame.rsv3 else { return fail(.protocolError, "reserved bits set") }
         switch frame.opcode {
         case .ping:
-            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            guard !frame.rsv1 else { return fail(.protocolError, "reserved bits set") }
             return .pong(frame.payload)
         case .pong:
-            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            guard !frame.rsv1 else { return fail(.protocolError, "reserved bits set") }
             return .none
         case .connectionClose:
-            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            guard !frame.rsv1 else { return fail(.protocolError, "reserved bits set") }
             return receiveClose(frame.payload)
         case .text, .binary:
-            guard partial == nil else { return fail(1002, "a new message began inside a fragmented one") }
-            guard !frame.rsv1 || deflate else { return fail(1002, "reserved bits set") }
+            guard partial == nil else { return fail(.protocolError, "a new message began inside a fragmented one") }
+            guard !frame.rsv1 || deflate else { return fail(.protocolError, "reserved bits set") }
             let data = frame.payload
             if frame.opcode == .text && !frame.rsv1 {
                 utf8 = UTF8Validator()
-                guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
+                guard utf8.feed(data) else { return fail(.invalidData, "text is not valid UTF-8") }
             }
             if frame.fin {
                 return complete(opcode: frame.opcode, compressed: frame.rsv1, payload: data)
@@ -122,12 +122,12 @@ struct WebSocketReceiver {
             partial = (frame.opcode, frame.rsv1, data)
             return checkPartialSize()
         case .continuation:
-            guard var message = partial else { return fail(1002, "continuation frame outside a message") }
-            guard !frame.rsv1 else { return fail(1002, "reserved bits set") }
+            guard var message = partial else { return fail(.protocolError, "continuation frame outside a message") }
+            guard !frame.rsv1 else { return fail(.protocolError, "reserved bits set") }
             partial = nil
             var data = frame.payload
             if message.opcode == .text && !message.compressed {
-                guard utf8.feed(data) else { return fail(1007, "text is not valid UTF-8") }
+                guard utf8.feed(data) else { return fail(.invalidData, "text is not valid UTF-8") }
             }
             message.payload.writeBuffer(&data)
             if frame.fin {
@@ -136,32 +136,32 @@ struct WebSocketReceiver {
             partial = message
             return checkPartialSize()
         default:
-            return fail(1002, "unknown opcode")
+            return fail(.protocolError, "unknown opcode")
         }
     }
 
     private mutating func checkPartialSize() -> Action {
         guard let partial, partial.payload.readableBytes > maxMessageBytes else { return .none }
-        return fail(1009, "message too big")
+        return fail(.messageTooBig, "message too big")
     }
 
     private mutating func complete(opcode: WebSocketOpcode, compressed: Bool, payload: ByteBuffer) -> Action {
-        guard payload.readableBytes <= maxMessageBytes else { return fail(1009, "message too big") }
+        guard payload.readableBytes <= maxMessageBytes else { return fail(.messageTooBig, "message too big") }
         var payload = payload
         if compressed {
             if inflater == nil { inflater = MessageInflater() }
-            guard let inflater else { return fail(1011, "no memory to inflate") }
+            guard let inflater else { return fail(.internalError, "no memory to inflate") }
             do {
                 payload = try inflater.inflate(payload, limit: maxMessageBytes)
             } catch .tooLarge {
-                return fail(1009, "message too big")
+                return fail(.messageTooBig, "message too big")
             } catch {
-                return fail(1007, "invalid deflate data")
+                return fail(.invalidData, "invalid deflate data")
             }
         }
         if opcode == .binary { return .message(.binary(payload)) }
         // Uncompressed text was checked as it came; inflated text is checked whole.
-        guard compressed ? payload.isValidUTF8 : utf8.isComplete else { return fail(1007, "text is not valid UTF-8") }
+        guard compressed ? payload.isValidUTF8 : utf8.isComplete else { return fail(.invalidData, "text is not valid UTF-8") }
         return .message(.text(payload))
     }
 
@@ -173,16 +173,16 @@ struct WebSocketReceiver {
         var payload = payload
         guard payload.readableBytes > 0 else {
             state = .closed
-            return .answerClose(code: 1000)
+            return .answerClose(code: .normalClosure)
         }
-        guard let code = payload.readInteger(as: UInt16.self) else { return fail(1002, "close payload of one byte") }
-        guard Self.isValidReceivedCloseCode(code) else { return fail(1002, "invalid close code") }
-        guard payload.isValidUTF8 else { return fail(1007, "close reason is not valid UTF-8") }
+        guard let code = payload.readInteger(as: UInt16.self) else { return fail(.protocolError, "close payload of one byte") }
+        guard Self.isValidReceivedCloseCode(code) else { return fail(.protocolError, "invalid close code") }
+        guard payload.isValidUTF8 else { return fail(.invalidData, "close reason is not valid UTF-8") }
         state = .closed
-        return .answerClose(code: code)
+        return .answerClose(code: CloseCode(rawValue: code))
     }
 
-    private mutating func fail(_ code: UInt16, _ reason: String) -> Action {
+    private mutating func fail(_ code: CloseCode, _ reason: String) -> Action {
         state = .closed
         partial = nil
         return .fail(code: code, reason: reason)
