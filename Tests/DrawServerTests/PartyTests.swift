@@ -90,6 +90,26 @@ struct PartyTests {
         }
     }
 
+    @Test func ratingSpendsTheChatBudget() async throws {
+        try await withServer { port in
+            let (ada, bob) = (TestClient.connect(port: port), TestClient.connect(port: port))
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await seat(ada, [bob])
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await bob.next("turn")
+            // Five per 3 s by default: the sixth flip is refused and changes nothing.
+            for i in 0..<6 { bob.send(#"{"t":"rate","value":"\#(i % 2 == 0 ? "like" : "dislike")"}"#) }
+            let refused = try await bob.next("error")
+            #expect(refused["code"]?.stringValue == "rate_limited" && refused["ref"]?.stringValue == "rate")
+            var last: [String: JSONValue] = [:]
+            for _ in 0..<5 { last = try await ada.next("ratings") }
+            #expect(last["likes"]?.intValue == 1 && last["dislikes"]?.intValue == 0)
+        }
+    }
+
     @Test func aGermanGameIsJudgedWithFoldingRatedAndItsChatComesBack() async throws {
         try await withServer { port in
             let (ada, bob, cy) = (TestClient.connect(port: port), TestClient.connect(port: port), TestClient.connect(port: port))
