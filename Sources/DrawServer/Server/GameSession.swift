@@ -73,7 +73,8 @@ final class GameSession: WebSocketService {
         }
         let decoded = ClientMessage.decode(bytes)
         let isChat = switch decoded {
-        case .success(.chat), .success(.guess): true
+        // Ratings share the chat budget, so liking and unliking cannot flood the room.
+        case .success(.chat), .success(.guess), .success(.rate): true
         default: false
         }
         // Decided before any token is taken, so a message given again later is not
@@ -158,10 +159,10 @@ final class GameSession: WebSocketService {
 
     private func dispatch(_ message: ClientMessage) -> ProtocolError? {
         guard let player else {
-            guard case .hello(let name, let token) = message else {
+            guard case .hello(let name, let token, let avatar) = message else {
                 return ProtocolError(.badMessage, "the first message must be hello")
             }
-            switch server.hello(name: name, token: token, connection: connection, outbox: outbox) {
+            switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox) {
             case .success(let id):
                 player = id
                 return nil
