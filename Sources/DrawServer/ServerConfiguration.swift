@@ -32,11 +32,12 @@ public struct ServerConfiguration: Sendable {
         public var outboundQueueBytes = 1 << 20
         public var helloTimeoutSeconds = 10
         public var permessageDeflate = false
-        /// Chat and guesses per connection; excess gets `rate_limited` and is never judged.
+        /// Chat, guesses and ratings per connection; beyond it they wait (shaped), so a burst
+        /// is judged late and never faster than this.
         public var chatRate = Rate(5, perMs: 3_000)
-        /// Drawing frames per connection.
+        /// Drawing frames per connection; beyond it the connection is read no faster.
         public var frameRate = Rate(120, perMs: 1_000)
-        /// Drawing points per connection.
+        /// Drawing points per connection; a frame that overdraws it makes the next ones wait.
         public var pointRate = Rate(4_000, perMs: 1_000)
         /// `create`, `join` and `quickplay` per connection.
         public var joinRate = Rate(10, perMs: 60_000)
@@ -56,8 +57,8 @@ public struct ServerConfiguration: Sendable {
         public var messageRate = Rate(30, perMs: 1_000)
         /// Invitations per connection.
         public var inviteRate = Rate(10, perMs: 60_000)
-        /// This many refusals (rate limits, oversized frames) within `abuseWindowMs` close the
-        /// connection with 1008.
+        /// This many refusals (joins or invitations over budget, text that is not JSON or is
+        /// oversized, invalid drawing frames) within `abuseWindowMs` close the connection with 1008.
         public var abuseStrikes = 30
         public var abuseWindowMs = 10_000
         /// Seconds between server pings, and how long an answer (any data) may take.
