@@ -22,8 +22,10 @@ func buildApplication(
     router.get("/healthz") { _, _ in "ok" }
     router.get("/readyz") { _, _ -> Response in
         let state = runtime.readiness.state
-        let body = state == .ready ? "ready" : state == .starting ? "starting" : "draining"
-        return DrawServerRuntime.response(Array(body.utf8), contentType: "text/plain", status: state == .ready ? .ok : .serviceUnavailable)
+        // A saturated node is up but should get no new players: the balancer sends them on.
+        let saturated = state == .ready && runtime.server.admission.isSaturated
+        let body = saturated ? "saturated" : state == .ready ? "ready" : state == .starting ? "starting" : "draining"
+        return DrawServerRuntime.response(Array(body.utf8), contentType: "text/plain", status: state == .ready && !saturated ? .ok : .serviceUnavailable)
     }
     router.get("/metrics") { _, _ -> Response in
         runtime.updateGauges()

@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     /// The SQLite file; nil keeps everything in memory (tests, tools).
     public var databasePath: String?
     var persistence = PersistenceWriter.Configuration()
+    /// When the node counts as saturated and turns new rooms away (`AdmissionControl`).
+    var admission = SaturationDetector.Configuration()
     /// Bearer token for the moderator routes; nil answers 401 to everyone.
     public var moderatorToken: String?
     /// Seconds SIGTERM waits for clients to leave before the process exits.

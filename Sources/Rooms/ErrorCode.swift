@@ -18,6 +18,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case notOnline = "not_online"
     /// `rate` from the drawer or a spectator (docs/PROTOCOL.md, "Ratings").
     case notGuesser = "not_guesser"
+    /// A saturated node refusing new rooms, joins and quick plays (docs/PROTOCOL.md).
+    case serverBusy = "server_busy"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.
@@ -26,6 +28,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String
     /// The `t` of the offending message, `"binary"` for a binary frame, `""` when it was not JSON.
     public var ref: String
+    /// For `server_busy`: how long to wait before trying again.
+    public var retryAfterMs: Int?
 
     public init(_ code: ErrorCode, _ message: String, ref: String = "") {
         self.code = code

@@ -16,6 +16,7 @@ extension ServerMessage {
             w.field("code", error.code.rawValue)
             w.field("message", error.message)
             w.field("ref", error.ref)
+            if let retryAfterMs = error.retryAfterMs { w.field("retryAfterMs", retryAfterMs) }
         case .rooms(let rooms):
             w.key("rooms")
             w.beginArray()

@@ -27,6 +27,7 @@ func withServer(
     try await app.test(.live) { client in
         try await body(client.port ?? 0)
     }
+    runtime.server.admission.stop()
 }
 
 /// A short stroke as protocol bytes.

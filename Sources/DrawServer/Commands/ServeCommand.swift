@@ -52,6 +52,12 @@ struct ServeCommand: AsyncParsableCommand {
     var pingIntervalSeconds: Int?
     @Option(help: "Seconds a client has to answer a ping before it is cut off (env DRAWSERVER_PING_TIMEOUT_SECONDS; default 10).")
     var pingTimeoutSeconds: Int?
+    @Option(help: "Smoothed event-loop lag in ms that counts as saturated, 0 to turn admission control off (env DRAWSERVER_SATURATION_LAG_MS; default 50).")
+    var saturationLagMs: Int?
+    @Option(help: "Seconds the lag must stay above it before new rooms, joins and quick plays are refused (env DRAWSERVER_SATURATION_SECONDS; default 3).")
+    var saturationSeconds: Int?
+    @Option(help: "Seconds the lag must stay below half of it before they are taken again (env DRAWSERVER_SATURATION_RELEASE_SECONDS; default 5).")
+    var saturationReleaseSeconds: Int?
     @Option(help: "Chat and guesses per connection, N/Ts (env DRAWSERVER_CHAT_RATE; default 5/3s).")
     var chatRate: String?
     @Option(help: "Drawing frames per connection (env DRAWSERVER_FRAME_RATE; default 120/1s).")
@@ -107,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.eventLoopThreads = count
         }
         try applyLimits(to: &configuration.limits, env: env)
+        try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
         if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {

@@ -23,6 +23,11 @@ final class ServerMetrics: Sendable {
     let dbBatchChanges: CoreMetrics.Recorder
     let dbCommitTime: CoreMetrics.Timer
     let dbStrokeFrames: CoreMetrics.Counter
+    /// How late each event loop's probe task ran (admission control's input).
+    let eventLoopLag: CoreMetrics.Timer
+    /// 1 while admission control judges the node saturated.
+    let saturated: CoreMetrics.Gauge
+    private let refusedWhileSaturated: [String: CoreMetrics.Counter]
     /// The `binary` counters of the four families above, looked up once: drawing frames
     /// count them on the hot path.
     private let binaryIn: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
@@ -42,6 +47,11 @@ final class ServerMetrics: Sendable {
             .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250),
             .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10),
             .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        ]
+        factory.durationHistogramBuckets["drawserver_event_loop_lag_seconds"] = [
+            .microseconds(100), .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1),
         ]
         factory.valueHistogramBuckets["drawserver_db_batch_changes"] = [1, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000]
         connections = CoreMetrics.Gauge(label: "drawserver_connections", dimensions: [], factory: factory)
@@ -63,8 +73,18 @@ final class ServerMetrics: Sendable {
         dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
         dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
         dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)
+        eventLoopLag = CoreMetrics.Timer(label: "drawserver_event_loop_lag_seconds", dimensions: [], factory: factory)
+        saturated = CoreMetrics.Gauge(label: "drawserver_saturated", dimensions: [], factory: factory)
+        refusedWhileSaturated = Dictionary(uniqueKeysWithValues: ["create", "join", "quickplay"].map {
+            ($0, CoreMetrics.Counter(label: "drawserver_admission_refusals_total", dimensions: [("reason", "saturated"), ("message", $0)], factory: factory))
+        })
         binaryIn = (messagesIn["binary"], bytesIn["binary"])
         binaryOut = (messagesOut["binary"], bytesOut["binary"])
+    }
+
+    /// The counter of messages refused while saturated, by the message's type.
+    func admissionRefusals(_ message: String) -> CoreMetrics.Counter? {
+        refusedWhileSaturated[message]
     }
 
     func receivedBinary(bytes: Int) {

@@ -53,6 +53,7 @@ final class DrawServerRuntime: Sendable {
             server.restore(stored)
             logger.info("database loaded", metadata: ["path": "\(database.path)", "took": "\(ContinuousClock.now - start)"])
         }
+        server.admission.start(on: eventLoopGroup)
         readiness.set(.ready)
     }
 
@@ -65,6 +66,7 @@ final class DrawServerRuntime: Sendable {
     /// peer never answers the close handshake.
     func drain() async {
         readiness.set(.draining)
+        server.admission.stop()
         let outboxes = server.beginDrain()
         logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
         for outbox in outboxes {

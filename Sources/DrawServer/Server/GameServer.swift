@@ -24,6 +24,8 @@ final class GameServer: Sendable {
     let writeSchedulers = EventLoopWriteSchedulers()
     /// Runs the rooms' timers.
     let eventLoopGroup: any EventLoopGroup
+    /// Refuses new rooms, joins and quick plays while the node is saturated.
+    let admission: AdmissionControl
 
     struct Directory: Sendable {
         var lobby: Lobby
@@ -53,6 +55,7 @@ final class GameServer: Sendable {
         self.logger = logger
         self.store = store
         self.metrics = metrics
+        self.admission = AdmissionControl(configuration: configuration.admission, clock: clock, metrics: metrics, logger: logger)
         let random: RandomSource = configuration.seed.map { .seeded($0) } ?? .system
         self.directory = Mutex(Directory(lobby: Lobby(random: random), addresses: AddressBudgets(limits: configuration.limits)))
     }

@@ -177,13 +177,16 @@ final class GameSession: WebSocketService {
             send(.rooms(server.publicRooms()))
             return nil
         case .create(let name, let isPublic, let settings):
+            if let busy = server.admission.refusal(for: message.type) { return busy }
             guard server.allowRoomCreation(from: remoteIP) else {
                 return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
             }
             return server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
         case .join(let code):
+            if let busy = server.admission.refusal(for: message.type) { return busy }
             return server.join(player, code: code, outbox: outbox)
         case .quickplay:
+            if let busy = server.admission.refusal(for: message.type) { return busy }
             return server.quickplay(player, outbox: outbox, remoteIP: remoteIP)
         case .leave:
             return server.leave(player)

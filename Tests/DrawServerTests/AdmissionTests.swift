@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+@testable import DrawServer
+
+/// Admission control on a deliberately slowed server: while its event loops are held up,
+/// new rooms, joins and quick plays get `server_busy` with `retryAfterMs` and `/readyz`
+/// answers 503; a room already playing goes on; when the load stops it recovers on its own.
+@Suite("Admission control", .serialized, .timeLimit(.minutes(2)))
+struct AdmissionTests {
+    @Test func aSlowedServerTurnsNewRoomsAwayAndRecovers() async throws {
+        try await withServer({
+            $0.admission.lagThresholdMs = 40
+            $0.admission.engageAfterMs = 300
+            $0.admission.releaseAfterMs = 300
+        }) { port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [])
+            #expect(try await HTTP.get(port: port, path: "/readyz").status == 200)
+
+            let slowing = LoopSlower()
+            slowing.start(blockingMs: 190, everyMs: 200)
+            do {
+                try await waitUntil(seconds: 20) { try await HTTP.get(port: port, path: "/readyz").text == "saturated" }
+            } catch {
+                Issue.record("never saturated: \(try await HTTP.get(port: port, path: "/metrics").text.split(separator: "\n").filter { $0.contains("lag_seconds_sum") || $0.contains("lag_seconds_count") })")
+                throw error
+            }
+            #expect(try await HTTP.get(port: port, path: "/readyz").status == 503)
+            bob.send(#"{"t":"join","code":"\#(code)"}"#)
+            let busy = try await bob.next("error", within: 20)
+            #expect(busy["code"]?.stringValue == "server_busy")
+            #expect(busy["ref"]?.stringValue == "join")
+            #expect(busy["retryAfterMs"]?.intValue == 300)
+            bob.send(#"{"t":"create"}"#)
+            #expect(try await bob.next("error", within: 20)["code"]?.stringValue == "server_busy")
+            // The room already playing still answers.
+            ada.send(#"{"t":"chat","text":"still here"}"#)
+            try await ada.next("chat", within: 20)
+            let metrics = try await HTTP.get(port: port, path: "/metrics").text
+            #expect(metrics.contains("drawserver_saturated 1"))
+            #expect(metrics.contains(#"drawserver_admission_refusals_total{reason="saturated",message="join"} 1"#) || metrics.contains(#"drawserver_admission_refusals_total{message="join",reason="saturated"} 1"#))
+
+            slowing.stop()
+            do {
+                try await waitUntil(seconds: 20) { try await HTTP.get(port: port, path: "/readyz").status == 200 }
+            } catch {
+                Issue.record("never released: \(try await HTTP.get(port: port, path: "/metrics").text.split(separator: "\n").filter { $0.contains("lag_seconds_sum") || $0.contains("lag_seconds_count") })")
+                throw error
+            }
+            bob.send(#"{"t":"join","code":"\#(code)"}"#)
+            #expect(try await bob.next("room", within: 10)["code"]?.stringValue == code)
+        }
+    }
+}
+
+/// Holds every event loop of the shared group busy for `blockingMs` out of every `everyMs`.
+final class LoopSlower: Sendable {
+    private let running = Atomic<Bool>(false)
+
+    func start(blockingMs: Int, everyMs: Int) {
+        running.store(true, ordering: .relaxed)
+        for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() { tick(loop, blockingMs: blockingMs, everyMs: everyMs) }
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
+
+    private func tick(_ loop: any EventLoop, blockingMs: Int, everyMs: Int) {
+        loop.scheduleTask(in: .milliseconds(Int64(everyMs - blockingMs))) {
+            guard self.running.load(ordering: .relaxed) else { return }
+            usleep(UInt32(blockingMs * 1000))
+            self.tick(loop, blockingMs: blockingMs, everyMs: everyMs)
+        }
+    }
+}
