@@ -21,9 +21,8 @@ func buildApplication(
     let router = Router(context: DrawRequestContext.self)
     router.get("/healthz") { _, _ in "ok" }
     router.get("/readyz") { _, _ -> Response in
-        let state = runtime.readiness.state
-        let body = state == .ready ? "ready" : state == .starting ? "starting" : "draining"
-        return DrawServerRuntime.response(Array(body.utf8), contentType: "text/plain", status: state == .ready ? .ok : .serviceUnavailable)
+        let answer = runtime.readiness.answer(storageFault: runtime.writer?.storageReport.fault)
+        return DrawServerRuntime.response(Array(answer.text.utf8), contentType: "text/plain", status: answer.ready ? .ok : .serviceUnavailable)
     }
     router.get("/metrics") { _, _ -> Response in
         runtime.updateGauges()
@@ -35,6 +34,7 @@ func buildApplication(
         return DrawServerRuntime.response(Array("WebSocket upgrade refused (\(status.code))".utf8), contentType: "text/plain", status: status)
     }
     runtime.addModeratorRoutes(to: router)
+    runtime.addHealthRoute(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

@@ -14,6 +14,8 @@ public struct ServerConfiguration: Sendable {
     /// The SQLite file; nil keeps everything in memory (tests, tools).
     public var databasePath: String?
     var persistence = PersistenceWriter.Configuration()
+    /// Test only (`DRAWSERVER_TEST_PAGE_LIMIT_FILE`): see `GameDatabase.testPageLimitFile`.
+    var testPageLimitFile: String?
     /// Bearer token for the moderator routes; nil answers 401 to everyone.
     public var moderatorToken: String?
     /// Seconds SIGTERM waits for clients to leave before the process exits.

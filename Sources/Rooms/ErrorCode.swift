@@ -1,4 +1,4 @@
-/// The error codes of protocol section 2.3, plus nothing else.
+/// The error codes of protocol section 2.3, plus this server's additions (docs/PROTOCOL.md).
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case badJSON = "bad_json"
     case badMessage = "bad_message"
@@ -16,6 +16,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case tooLarge = "too_large"
     case badOps = "bad_ops"
     case notOnline = "not_online"
+    /// Added: a new room is refused while storage fails and its held changes reached their bound.
+    case storageUnavailable = "storage_unavailable"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

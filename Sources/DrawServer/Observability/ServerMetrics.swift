@@ -21,6 +21,10 @@ final class ServerMetrics: Sendable {
     let dbBatchChanges: CoreMetrics.Recorder
     let dbCommitTime: CoreMetrics.Timer
     let dbStrokeFrames: CoreMetrics.Counter
+    /// Commits that failed, each retry counted (docs/PERSISTENCE.md, "Storage faults").
+    let dbCommitFailures: CoreMetrics.Counter
+    /// Bytes of changes held for retry because commits fail; 0 while they go through.
+    let dbQueuedBytes: CoreMetrics.Gauge
     /// The `binary` counters of the four families above, looked up once: drawing frames
     /// count them on the hot path.
     private let binaryIn: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
@@ -60,6 +64,8 @@ final class ServerMetrics: Sendable {
         dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
         dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
         dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)
+        dbCommitFailures = CoreMetrics.Counter(label: "drawserver_db_commit_failures_total", dimensions: [], factory: factory)
+        dbQueuedBytes = CoreMetrics.Gauge(label: "drawserver_db_queued_bytes", dimensions: [], factory: factory)
         binaryIn = (messagesIn["binary"], bytesIn["binary"])
         binaryOut = (messagesOut["binary"], bytesOut["binary"])
     }

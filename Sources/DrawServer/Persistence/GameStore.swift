@@ -10,6 +10,14 @@ protocol GameStore: Sendable {
     func roomClosed(_ code: RoomCode)
     func turnFinished(_ record: TurnRecord)
     func gameFinished(_ record: GameRecord)
+    /// Why a new room cannot be opened now, or nil: a store whose storage is failing and
+    /// whose held changes reached their bound refuses new rooms (`storage_unavailable`);
+    /// rooms already open keep playing. Read on every room creation: it must be cheap.
+    var newRoomRefusal: ProtocolError? { get }
+}
+
+extension GameStore {
+    var newRoomRefusal: ProtocolError? { nil }
 }
 
 /// Keeps nothing: for tests and tools that run without a database.

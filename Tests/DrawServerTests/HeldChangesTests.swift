@@ -1,0 +1,169 @@
+import Canvas
+import Foundation
+import GRDB
+import Rooms
+import Testing
+@testable import DrawServer
+
+/// The changes held while storage fails, and how they collapse at the bound.
+@Suite("Held changes (pure)")
+struct HeldChangesTests {
+    /// Drives a room as `LiveRoom` does and records the changes it would store.
+    struct Recorder {
+        var room: Room
+        var changes: [PersistenceWriter.Change] = []
+        var now = Timestamp(milliseconds: 1_000)
+
+        init(_ code: String, maxTurnLogBytes: Int = 1 << 20) {
+            var configuration = RoomConfiguration()
+            configuration.maxTurnLogBytes = maxTurnLogBytes
+            room = Room(code: RoomCode(parsing: code)!, name: code, isPublic: false, settings: RoomSettings(), configuration: configuration, seed: 5)
+            for (id, name) in [("ada", "Ada"), ("bob", "Bob")] { record((try? room.join(PlayerID(id), name: name, now: now).get()) ?? []) }
+            record(room.handle(.start, from: PlayerID("ada"), now: now))
+        }
+
+        mutating func record(_ effects: [RoomEffect]) {
+            for effect in effects {
+                if case .turnFinished(let turn) = effect { changes.append(.turn(turn)) }
+                if case .gameFinished(let game) = effect { changes.append(.game(game)) }
+            }
+            changes.append(.room(room.snapshot(now: now)))
+        }
+
+        /// One turn: choose, `strokes` frames, skip, the reveal runs out.
+        mutating func playTurn(strokes: Int) {
+            if let drawer = room.drawer { record(room.handle(.choose(index: 0), from: drawer, now: now)) }
+            for i in 0..<strokes {
+                now = now + 20
+                guard let drawer = room.drawer else { break }
+                let generation = room.canvasGeneration
+                let bytes = strokeBytes(from: Point(x: Int32(10 + i * 7 % 700), y: 10), to: Point(x: 300, y: Int32(20 + i * 13 % 500)), width: 4)
+                guard case .relay = room.draw(frame: bytes, from: drawer, now: now) else { continue }
+                if room.canvasGeneration == generation, let stored = room.strokeLog.frames.last {
+                    changes.append(.frame(room: room.code, generation: generation, frame: stored))
+                } else {
+                    for stored in room.strokeLog.frames {
+                        changes.append(.frame(room: room.code, generation: room.canvasGeneration, frame: stored))
+                    }
+                    changes.append(.room(room.snapshot(now: now)))
+                }
+            }
+            if let drawer = room.drawer { record(room.handle(.skip, from: drawer, now: now)) }
+            now = now + 60_000
+            record(room.tick(now: now))
+        }
+    }
+
+    /// Players, two rooms over several turns (one compacting its log on the way), a room
+    /// closed and a new one opened under the same code.
+    static func history() -> [PersistenceWriter.Change] {
+        var changes: [PersistenceWriter.Change] = []
+        for n in 0..<3 {
+            changes.append(.player(PlayerRecord(id: PlayerID("ada"), name: "Ada \(n)", tokenHash: String(repeating: "a", count: 64), lastSeen: Timestamp(milliseconds: Int64(n)))))
+        }
+        var first = Recorder("AAAAAA", maxTurnLogBytes: 600)
+        var second = Recorder("BBBBBB")
+        for _ in 0..<3 {
+            first.playTurn(strokes: 40)
+            second.playTurn(strokes: 15)
+        }
+        first.playTurn(strokes: 5)
+        changes += first.changes + second.changes
+        changes.append(.heartbeat)
+        changes.append(.roomClosed(second.room.code))
+        var reopened = Recorder("BBBBBB")
+        reopened.playTurn(strokes: 3)
+        if let drawer = reopened.room.drawer { reopened.record(reopened.room.handle(.choose(index: 0), from: drawer, now: reopened.now)) }
+        changes += reopened.changes
+        changes.append(.heartbeat)
+        return changes
+    }
+
+    struct Stored: Equatable {
+        var rooms: [String: [StrokeLog.Frame]]
+        var snapshots: [String: String]
+        var players: [String]
+        var turns: [String]
+        var strokeLogs: [String]
+    }
+
+    static func store(_ changes: [PersistenceWriter.Change]) throws -> Stored {
+        let database = try GameDatabase(path: temporaryDatabasePath())
+        try database.pool.write { db in try PersistenceWriter.apply(changes, to: db, retention: 100) }
+        let state = try database.load()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try database.pool.read { db in
+            Stored(
+                rooms: Dictionary(uniqueKeysWithValues: state.rooms.map { ($0.snapshot.code, $0.frames) }),
+                snapshots: Dictionary(uniqueKeysWithValues: try state.rooms.map { ($0.snapshot.code, String(decoding: try encoder.encode($0.snapshot), as: UTF8.self)) }),
+                players: try String.fetchAll(db, sql: "SELECT id || ' ' || name FROM player ORDER BY id"),
+                turns: try String.fetchAll(db, sql: "SELECT room_code || ' ' || game || ' ' || turn || ' ' || word || ' ' || scores FROM turn ORDER BY id"),
+                strokeLogs: try String.fetchAll(db, sql: "SELECT strokes FROM turn ORDER BY id")
+            )
+        }
+    }
+
+    @Test func droppingWhatLaterChangesReplaceStoresTheSameState() throws {
+        let changes = Self.history()
+        var held = HeldChanges()
+        held.append(changes, at: 0)
+        let before = held.bytes
+        let result = held.collapse(limit: .max)
+        #expect(result.supersededChanges > 0 && result.compactedTurns == 0 && result.emptiedTurns == 0)
+        #expect(held.bytes < before / 2, "most of a busy history is superseded: \(held.bytes) of \(before) bytes left")
+        #expect(held.bytes == held.items.reduce(0) { $0 + $1.bytes }, "the byte count follows the items")
+        let full = try Self.store(changes)
+        let collapsed = try Self.store(held.changesForCommit(now: 0))
+        #expect(full == collapsed)
+        #expect(full.rooms["AAAAAA"]?.isEmpty == false, "the scenario leaves a canvas to compare")
+        #expect(full.rooms.keys.sorted() == ["AAAAAA", "BBBBBB"])
+    }
+
+    @Test func overTheBoundTurnsKeepTheirPictureThenLoseTheirLogsOldestFirst() throws {
+        let changes = Self.history()
+        var held = HeldChanges()
+        held.append(changes, at: 0)
+        var superseded = held
+        _ = superseded.collapse(limit: .max)
+        // Just under what step 1 leaves: the turns are compacted, none emptied.
+        var compacted = held
+        let turnBytes = changes.reduce(0) { if case .turn = $1 { $0 + HeldChanges.bytes(of: $1) } else { $0 } }
+        let result = compacted.collapse(limit: superseded.bytes - 1)
+        #expect(result.compactedTurns == changes.count(where: { if case .turn = $0 { true } else { false } }))
+        #expect(result.bytesAfter < superseded.bytes && turnBytes > 0)
+        let full = try Self.store(changes)
+        let kept = try Self.store(compacted.changesForCommit(now: 0))
+        #expect(kept.rooms == full.rooms && kept.snapshots == full.snapshots && kept.turns == full.turns)
+        for (original, small) in zip(full.strokeLogs, kept.strokeLogs) {
+            let a = try StrokeLog(ndjson: original).drawing()
+            let b = try StrokeLog(ndjson: small).drawing()
+            #expect(Renderer.render(a) == Renderer.render(b), "a compacted turn keeps its picture")
+            #expect(small.utf8.count <= original.utf8.count)
+        }
+        // A bound below the live state: every turn log goes, the live state stays.
+        var tight = held
+        let squeezed = tight.collapse(limit: 1)
+        #expect(squeezed.emptiedTurns > 0)
+        let minimal = try Self.store(tight.changesForCommit(now: 0))
+        #expect(minimal.rooms == full.rooms && minimal.snapshots == full.snapshots && minimal.turns == full.turns)
+        #expect(minimal.strokeLogs.allSatisfy { try! StrokeLog(ndjson: $0).frames.isEmpty })
+    }
+
+    @Test func aHeldSnapshotIsAgedByTheTimeItWaited() throws {
+        var recorder = Recorder("CCCCCC")
+        if let drawer = recorder.room.drawer { recorder.record(recorder.room.handle(.choose(index: 0), from: drawer, now: recorder.now)) }
+        guard case .room(let snapshot)? = recorder.changes.last else {
+            Issue.record("no snapshot")
+            return
+        }
+        var held = HeldChanges()
+        held.append([.room(snapshot)], at: 10_000)
+        guard case .room(let aged)? = held.changesForCommit(now: 25_000).first else {
+            Issue.record("no snapshot to commit")
+            return
+        }
+        #expect(aged.phase.remainingMs == snapshot.phase.remainingMs - 15_000)
+        #expect(aged.phase.elapsedMs == (snapshot.phase.elapsedMs ?? 0) + 15_000)
+    }
+}
