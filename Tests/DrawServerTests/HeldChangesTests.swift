@@ -32,7 +32,15 @@ struct HeldChangesTests {
 
         /// One turn: choose, `strokes` frames, skip, the reveal runs out.
         mutating func playTurn(strokes: Int) {
-            if let drawer = room.drawer { record(room.handle(.choose(index: 0), from: drawer, now: now)) }
+            draw(strokes: strokes)
+            if let drawer = room.drawer { record(room.handle(.skip, from: drawer, now: now)) }
+            now = now + 60_000
+            record(room.tick(now: now))
+        }
+
+        /// Chooses a word if the drawer has to, and draws `strokes` frames.
+        mutating func draw(strokes: Int) {
+            if room.phase == .choosing, let drawer = room.drawer { record(room.handle(.choose(index: 0), from: drawer, now: now)) }
             for i in 0..<strokes {
                 now = now + 20
                 guard let drawer = room.drawer else { break }
@@ -48,9 +56,6 @@ struct HeldChangesTests {
                     changes.append(.room(room.snapshot(now: now)))
                 }
             }
-            if let drawer = room.drawer { record(room.handle(.skip, from: drawer, now: now)) }
-            now = now + 60_000
-            record(room.tick(now: now))
         }
     }
 
@@ -67,13 +72,14 @@ struct HeldChangesTests {
             first.playTurn(strokes: 40)
             second.playTurn(strokes: 15)
         }
-        first.playTurn(strokes: 5)
+        // The first room is left mid-turn, with a canvas.
+        first.draw(strokes: 25)
         changes += first.changes + second.changes
         changes.append(.heartbeat)
         changes.append(.roomClosed(second.room.code))
         var reopened = Recorder("BBBBBB")
         reopened.playTurn(strokes: 3)
-        if let drawer = reopened.room.drawer { reopened.record(reopened.room.handle(.choose(index: 0), from: drawer, now: reopened.now)) }
+        reopened.draw(strokes: 2)
         changes += reopened.changes
         changes.append(.heartbeat)
         return changes

@@ -48,10 +48,12 @@ struct StorageFaultProcessTests {
         let environment = ["DRAWSERVER_TEST_PAGE_LIMIT_FILE": limitFile]
         var server = try await ServerProcess(arguments, environment: environment)
         let port = server.port
-        let (ada, bob) = (TestClient.connect(port: port), TestClient.connect(port: port))
+        let (ada, bob, dee) = (TestClient.connect(port: port), TestClient.connect(port: port), TestClient.connect(port: port))
         try await ada.hello("Ada")
         try await bob.hello("Bob")
-        let code = try await seat(ada, [bob], settings: #"{"rounds":2,"drawTimeSec":120}"#)
+        try await dee.hello("Dee")
+        // Dee never guesses, so the turn goes on after Bob's guess.
+        let code = try await seat(ada, [bob, dee], settings: #"{"rounds":2,"drawTimeSec":120}"#)
         ada.send(#"{"t":"start"}"#)
         try await ada.next("choose")
         ada.send(#"{"t":"choose","index":0}"#)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 
@@ -62,7 +63,7 @@ extension PersistenceWriter {
         let report = (loop.held.count, loop.held.bytes)
         publish { r in (r.heldChanges, r.heldBytes) = report }
         // A flush makes the step urgent, so its batch was just tried: it learns how that went.
-        let done = loop.held.isEmpty
+        let done = loop.held.isEmpty && loop.health?.isFailing != true
         for continuation in loop.flushes { continuation.resume(returning: done) }
         loop.flushes = []
         return committed
@@ -138,7 +139,7 @@ extension PersistenceWriter {
         let deadline = elapsed + configuration.exitPatience
         while !loop.held.isEmpty, elapsed < deadline {
             let retryAt = min(loop.health?.retryAt ?? elapsed, deadline)
-            if retryAt > elapsed { try? await Task.sleep(for: retryAt - elapsed) }
+            if retryAt > elapsed { await Self.sleepEvenIfCancelled(retryAt - elapsed) }
             await step(&loop, urgent: true)
         }
         for continuation in loop.flushes { continuation.resume(returning: loop.held.isEmpty) }
@@ -151,6 +152,16 @@ extension PersistenceWriter {
             publish { r in r.droppedChanges += changes }
             backend.stop()
             throw UnwrittenChanges(changes: changes, bytes: bytes)
+        }
+    }
+}
+
+extension PersistenceWriter {
+    /// The writer's task may be cancelled when it stops (Task.sleep would return at once),
+    /// yet the retries before exit must still wait between attempts.
+    static func sleepEvenIfCancelled(_ duration: Duration) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(duration.nanoseconds))) { continuation.resume() }
         }
     }
 }
