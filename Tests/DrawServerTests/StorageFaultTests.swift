@@ -49,7 +49,7 @@ struct StorageFaultTests {
         #expect(failing.commitFailures >= 3)
         #expect(!failing.refusingNewRooms)
         let exposition = String(decoding: metrics.exposition(), as: UTF8.self)
-        #expect(exposition.contains("drawserver_db_commit_failures_total \(failing.commitFailures)") || exposition.contains("drawserver_db_commit_failures_total"))
+        #expect(exposition.contains("drawserver_db_commit_failures_total \(failing.commitFailures)\n"), "\(exposition)")
         #expect(exposition.contains("drawserver_db_queued_bytes \(failing.heldBytes)"), "\(exposition)")
 
         try FileManager.default.removeItem(atPath: limitFile)

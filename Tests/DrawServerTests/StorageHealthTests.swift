@@ -1,3 +1,4 @@
+import GRDB
 import Testing
 @testable import DrawServer
 
@@ -71,6 +72,16 @@ struct StorageHealthTests {
     }
 
     @Test func sqliteResultCodesAreClassified() {
+        func kind(_ code: CInt) -> StorageFault.Kind { StorageFault(sqlite: DatabaseError(resultCode: ResultCode(rawValue: code), message: "m")).kind }
+        #expect(kind(13) == .diskFull)
+        #expect(kind(10) == .ioError && kind(778) == .ioError, "SQLITE_IOERR and SQLITE_IOERR_WRITE")
+        #expect(kind(5) == .busy && kind(6) == .busy && kind(517) == .busy, "BUSY, LOCKED, BUSY_SNAPSHOT")
+        #expect(kind(8) == .readOnly && kind(14) == .ioError)
+        #expect(kind(11) == .corrupt && kind(26) == .corrupt)
+        #expect(kind(19) == .other, "a constraint cannot pass by waiting")
+        #expect(StorageFault(sqlite: CancellationError()).kind == .other)
+        #expect(StorageFault(sqlite: DatabaseError(resultCode: ResultCode(rawValue: 13), message: "database or disk is full")).detail
+            == "SQLite error 13: database or disk is full")
         #expect(StorageFault.Kind.diskFull.isTransient && StorageFault.Kind.ioError.isTransient)
         #expect(StorageFault.Kind.busy.isTransient && StorageFault.Kind.readOnly.isTransient)
         #expect(!StorageFault.Kind.corrupt.isTransient && !StorageFault.Kind.other.isTransient)
