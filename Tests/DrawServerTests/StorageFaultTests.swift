@@ -62,6 +62,17 @@ struct StorageFaultTests {
         #expect(try database.load().rooms.first?.frames == sent, "every frame, in order")
     }
 
+    @Test func theHealthRouteIsForModeratorsAndSaysStorageIsFine() async throws {
+        try await withServer({ $0.moderatorToken = "t0ken" }) { port in
+            #expect(try await HTTP.get(port: port, path: "/api/health").status == 401)
+            let reply = try await HTTP.get(port: port, path: "/api/health", token: "t0ken")
+            #expect(reply.status == 200)
+            let health = try JSONDecoder().decode(HealthReport.self, from: Data(reply.body))
+            #expect(health.ready && health.status == "ready")
+            #expect(health.storage.ok && !health.storage.persistent && health.storage.fault == nil)
+        }
+    }
+
     /// A backend that fails as told and records what it committed.
     final class ScriptedBackend: StorageBackend {
         let failures = Mutex<[StorageFault]>([])

@@ -130,7 +130,7 @@ extension PersistenceWriter {
                 publish { r in r.refusingNewRooms = refuse }
             }
         }
-        // Re-read by `step`'s caller through the report; fault changes are rare.
+        // The latest cause is the one reported (a busy database may turn out to be full).
         if let fault = loop.health?.fault { publish { r in r.fault = fault } }
     }
 
