@@ -86,7 +86,7 @@ struct StorageFaultProcessTests {
         try await cy.hello("Cy")
         cy.send(#"{"t":"create","public":true}"#)
         let refusal = try await cy.next("error")
-        #expect(refusal["code"]?.stringValue == "storage_unavailable")
+        #expect(refusal["code"]?.stringValue == "storage_unavailable" && refusal["ref"]?.stringValue == "create")
         ada.send(binary: Self.longStroke(400))
         _ = try await bob.nextBinary(bytes: Self.longStroke(400).count)
         let canvas = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
