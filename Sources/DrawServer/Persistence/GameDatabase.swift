@@ -77,10 +77,10 @@ final class GameDatabase: Sendable {
             check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             try queue.close()
         } catch {
-            throw DatabaseOpenError(path: path, reason: "cannot read: \(oneLine(error))")
+            throw DatabaseOpenError(path: path, reason: "cannot read: \(oneLine(error))", untouched: true)
         }
         guard check == ["ok"] else {
-            throw DatabaseOpenError(path: path, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
+            throw DatabaseOpenError(path: path, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))", untouched: true)
         }
     }
 
@@ -190,5 +190,8 @@ final class GameDatabase: Sendable {
 struct DatabaseOpenError: Error, CustomStringConvertible {
     var path: String
     var reason: String
-    var description: String { "database \(path): \(reason) (the file was not modified)" }
+    /// Found before anything opened the file for writing. Later failures (open, migrate,
+    /// write) roll back their transaction, but opening may have switched the file to WAL.
+    var untouched = false
+    var description: String { "database \(path): \(reason)" + (untouched ? " (the file was not modified)" : "") }
 }
