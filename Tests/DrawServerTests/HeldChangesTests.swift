@@ -42,19 +42,26 @@ struct HeldChangesTests {
         mutating func draw(strokes: Int) {
             if room.phase == .choosing, let drawer = room.drawer { record(room.handle(.choose(index: 0), from: drawer, now: now)) }
             for i in 0..<strokes {
-                now = now + 20
-                guard let drawer = room.drawer else { break }
-                let generation = room.canvasGeneration
-                let bytes = strokeBytes(from: Point(x: Int32(10 + i * 7 % 700), y: 10), to: Point(x: 300, y: Int32(20 + i * 13 % 500)), width: 4)
-                guard case .relay = room.draw(frame: bytes, from: drawer, now: now) else { continue }
-                if room.canvasGeneration == generation, let stored = room.strokeLog.frames.last {
-                    changes.append(.frame(room: room.code, generation: generation, frame: stored))
-                } else {
-                    for stored in room.strokeLog.frames {
-                        changes.append(.frame(room: room.code, generation: room.canvasGeneration, frame: stored))
-                    }
-                    changes.append(.room(room.snapshot(now: now)))
+                send(strokeBytes(from: Point(x: Int32(10 + i * 7 % 700), y: 10), to: Point(x: 300, y: Int32(20 + i * 13 % 500)), width: 4))
+            }
+        }
+
+        /// One frame from the drawer, stored as `LiveRoom.draw` stores it.
+        mutating func send(_ bytes: [UInt8]) {
+            now = now + 20
+            guard let drawer = room.drawer else { return }
+            let generation = room.canvasGeneration
+            guard case .relay = room.draw(frame: bytes, from: drawer, now: now) else {
+                Issue.record("a test frame was refused")
+                return
+            }
+            if room.canvasGeneration == generation, let stored = room.strokeLog.frames.last {
+                changes.append(.frame(room: room.code, generation: generation, frame: stored))
+            } else {
+                for stored in room.strokeLog.frames {
+                    changes.append(.frame(room: room.code, generation: room.canvasGeneration, frame: stored))
                 }
+                changes.append(.room(room.snapshot(now: now)))
             }
         }
     }
@@ -126,21 +133,30 @@ struct HeldChangesTests {
         #expect(full.rooms.keys.sorted() == ["AAAAAA", "BBBBBB"])
     }
 
-    @Test func overTheBoundTurnsKeepTheirPictureThenLoseTheirLogsOldestFirst() throws {
+    /// Each stored room's canvas, rendered.
+    static func pictures(_ stored: Stored) throws -> [String: Raster] {
+        try stored.rooms.mapValues { Renderer.render(try StrokeLog(size: .standard, frames: $0).drawing()) }
+    }
+
+    @Test func overTheBoundCanvasesThenTurnsKeepTheirPictureThenTurnsLoseTheirLogsOldestFirst() throws {
         let changes = Self.history()
         var held = HeldChanges()
         held.append(changes, at: 0)
         var superseded = held
         _ = superseded.collapse(limit: .max)
-        // Just under what step 1 leaves: the turns are compacted, none emptied.
+        // Just under what step 1 leaves: the canvases begun while held are compacted.
+        var canvases = held
+        let first = canvases.collapse(limit: superseded.bytes - 1)
+        #expect(first.compactedCanvases == 2 && first.compactedTurns == 0, "both rooms' current canvases began while held: \(first)")
+        // Just under that: the turns are compacted too, none emptied.
         var compacted = held
-        let turnBytes = changes.reduce(0) { if case .turn = $1 { $0 + HeldChanges.bytes(of: $1) } else { $0 } }
-        let result = compacted.collapse(limit: superseded.bytes - 1)
-        #expect(result.compactedTurns == changes.count(where: { if case .turn = $0 { true } else { false } }))
-        #expect(result.bytesAfter < superseded.bytes && turnBytes > 0)
+        let result = compacted.collapse(limit: canvases.bytes - 1)
+        #expect(result.compactedTurns == changes.count(where: { if case .turn = $0 { true } else { false } }) && result.emptiedTurns == 0)
+        #expect(result.bytesAfter < canvases.bytes)
         let full = try Self.store(changes)
         let kept = try Self.store(compacted.changesForCommit(now: 0))
-        #expect(kept.rooms == full.rooms && kept.snapshots == full.snapshots && kept.turns == full.turns)
+        #expect(kept.snapshots == full.snapshots && kept.turns == full.turns)
+        #expect(try Self.pictures(kept) == Self.pictures(full), "the canvases look the same")
         for (original, small) in zip(full.strokeLogs, kept.strokeLogs) {
             let a = try StrokeLog(ndjson: original).drawing()
             let b = try StrokeLog(ndjson: small).drawing()
@@ -152,8 +168,46 @@ struct HeldChangesTests {
         let squeezed = tight.collapse(limit: 1)
         #expect(squeezed.emptiedTurns > 0)
         let minimal = try Self.store(tight.changesForCommit(now: 0))
-        #expect(minimal.rooms == full.rooms && minimal.snapshots == full.snapshots && minimal.turns == full.turns)
+        #expect(minimal.snapshots == full.snapshots && minimal.turns == full.turns)
+        #expect(try Self.pictures(minimal) == Self.pictures(full))
         #expect(minimal.strokeLogs.allSatisfy { try! StrokeLog(ndjson: $0).frames.isEmpty })
+    }
+
+    @Test func aCanvasBegunWhileHeldIsCompactedToItsPictureAndLaterFramesStillApply() throws {
+        var recorder = Recorder("KKKKKK")
+        recorder.playTurn(strokes: 10)  // a held snapshot at the first canvas comes first
+        recorder.draw(strokes: 60)
+        var cursor = StrokeCursor()
+        let color = RGB(r: 10, g: 120, b: 200)
+        recorder.send(FrameCodec.encode([.begin(tool: .pen, color: color, width: 9, at: Point(x: 100, y: 100)), .points([Point(x: 400, y: 380)])], cursor: &cursor))
+        var held = HeldChanges()
+        held.append(recorder.changes, at: 0)
+        var superseded = held
+        _ = superseded.collapse(limit: .max)
+        let result = held.collapse(limit: superseded.bytes - 1)
+        #expect(result.compactedCanvases == 1 && result.compactedTurns == 0, "\(result)")
+        #expect(held.bytes < superseded.bytes)
+        // The open stroke goes on after the collapse, behind the compacted frames.
+        let collapsedAt = recorder.changes.count
+        recorder.send(FrameCodec.encode([.points([Point(x: 700, y: 90)]), .end], cursor: &cursor))
+        recorder.draw(strokes: 3)
+        held.append(Array(recorder.changes[collapsedAt...]), at: 0)
+        let full = try Self.store(recorder.changes)
+        let kept = try Self.store(held.changesForCommit(now: 0))
+        #expect(kept.snapshots == full.snapshots && kept.turns == full.turns)
+        let (all, compacted) = (try #require(full.rooms["KKKKKK"]), try #require(kept.rooms["KKKKKK"]))
+        #expect(compacted.count < all.count, "\(compacted.count) frames instead of \(all.count)")
+        let picture = try StrokeLog(size: .standard, frames: all).drawing()
+        #expect(Renderer.render(try StrokeLog(size: .standard, frames: compacted).drawing()) == Renderer.render(picture))
+        #expect(Renderer.render(recorder.room.drawing) == Renderer.render(picture), "what is stored is the room's canvas")
+    }
+
+    @Test func aCanvasThatMayHaveStoredFramesIsNotCompacted() {
+        var recorder = Recorder("LLLLLL")
+        recorder.draw(strokes: 60)  // no older snapshot held: frames of this canvas may be stored
+        var held = HeldChanges()
+        held.append(Array(recorder.changes.suffix(40)), at: 0)
+        #expect(held.collapse(limit: 1).compactedCanvases == 0)
     }
 
     @Test func aHeldSnapshotIsAgedByTheTimeItWaited() throws {

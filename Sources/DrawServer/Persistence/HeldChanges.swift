@@ -6,15 +6,17 @@ import Rooms
 /// until a commit takes them all. A pure value: the writer appends every batch behind the
 /// held ones and commits the whole list in one transaction, so the order holds.
 ///
-/// When the bound is reached, `collapse` makes room, in three steps, each only if the one
+/// When the bound is reached, `collapse` makes room, in four steps, each only if the one
 /// before was not enough (see docs/PERSISTENCE.md, "Storage faults"):
 /// 1. What a later change replaces is dropped: earlier snapshots of a room (each is the whole
 ///    room), earlier records of a player, heartbeats, and the drawing frames of a canvas the
 ///    room has since left (a later snapshot at a newer canvas generation, or the room's
 ///    close, deletes them anyway). Restoring gives the same state as with the full list.
-/// 2. Finished turns' stroke logs are compacted to their final picture (the replay loses
-///    its timing, not its pixels).
-/// 3. Finished turns' stroke logs are emptied, oldest first, down to three quarters of the
+/// 2. A room's current canvas whose every frame is held (the room moved to it after the
+///    fault began) is replaced by its compacted drawing, the frames a late joiner gets:
+///    the same pixels and open stroke, without the timing.
+/// 3. Finished turns' stroke logs are compacted to their final picture in the same way.
+/// 4. Finished turns' stroke logs are emptied, oldest first, down to three quarters of the
 ///    bound (the turn's word, drawer and scores are kept).
 /// The rooms' current state (snapshot and current canvas's frames) is never dropped: it is
 /// bounded by the number of rooms, and new rooms are refused meanwhile.
@@ -34,12 +36,16 @@ struct HeldChanges: Sendable {
         var bytesBefore = 0
         var bytesAfter = 0
         var supersededChanges = 0
+        var compactedCanvases = 0
         var compactedTurns = 0
         var emptiedTurns = 0
     }
 
     private(set) var items: [Item] = []
     private(set) var bytes = 0
+    /// Rooms whose canvas at this generation began while held: every frame of it is here
+    /// (a held snapshot at an older generation, or a close, came before it).
+    private var wholeCanvases: [String: Int] = [:]
 
     var isEmpty: Bool { items.isEmpty }
     var count: Int { items.count }
@@ -56,6 +62,7 @@ struct HeldChanges: Sendable {
     mutating func removeAll() {
         items.removeAll()
         bytes = 0
+        wholeCanvases = [:]
     }
 
     /// The changes to commit at `now`: snapshots aged by the time they were held.
@@ -68,9 +75,10 @@ struct HeldChanges: Sendable {
 
     // MARK: - Collapse
 
-    mutating func collapse(limit: Int) -> Collapse {
+    mutating func collapse(limit: Int, canvas: CanvasSize = .standard) -> Collapse {
         var report = Collapse(bytesBefore: bytes)
         report.supersededChanges = dropSuperseded()
+        if bytes > limit { report.compactedCanvases = compactCanvases(size: canvas) }
         if bytes > limit { report.compactedTurns = compactTurns() }
         if bytes > limit { report.emptiedTurns = emptyTurns(downTo: limit / 4 * 3) }
         report.bytesAfter = bytes
@@ -83,6 +91,7 @@ struct HeldChanges: Sendable {
         var snapshotGeneration: [String: Int] = [:]
         var players: Set<String> = []
         var heartbeat = false
+        var whole: Set<String> = []
         var keep = [Bool](repeating: true, count: items.count)
         for index in items.indices.reversed() {
             switch items[index].change {
@@ -91,6 +100,9 @@ struct HeldChanges: Sendable {
                 // later close of the room is dead (the close deletes the room).
                 if closed.contains(snapshot.code) || snapshotGeneration[snapshot.code] != nil {
                     keep[index] = false
+                    if !closed.contains(snapshot.code), let newest = snapshotGeneration[snapshot.code], snapshot.canvasGeneration < newest {
+                        whole.insert(snapshot.code)
+                    }
                 } else {
                     snapshotGeneration[snapshot.code] = snapshot.canvasGeneration
                 }
@@ -101,6 +113,8 @@ struct HeldChanges: Sendable {
                     keep[index] = false
                 }
             case .roomClosed(let code):
+                // A room opened again after its close has no stored frames but held ones.
+                if !closed.contains(code.rawValue), snapshotGeneration[code.rawValue] != nil { whole.insert(code.rawValue) }
                 closed.insert(code.rawValue)
             case .player(let record):
                 if !players.insert(record.id.rawValue).inserted { keep[index] = false }
@@ -123,10 +137,59 @@ struct HeldChanges: Sendable {
             }
         }
         items = kept
+        // A canvas known whole in an earlier collapse stays whole at any later generation.
+        var wholeNow: [String: Int] = [:]
+        for (code, generation) in snapshotGeneration {
+            if whole.contains(code) || (wholeCanvases[code].map { $0 <= generation } ?? false) { wholeNow[code] = generation }
+        }
+        wholeCanvases = wholeNow
         return dropped
     }
 
     /// Step 2.
+    private mutating func compactCanvases(size: CanvasSize) -> Int {
+        var compacted = 0
+        for (code, generation) in wholeCanvases {
+            let indices = items.indices.filter {
+                if case .frame(let room, let g, _) = items[$0].change { room.rawValue == code && g == generation } else { false }
+            }
+            guard indices.count > 1, let first = indices.first else { continue }
+            var drawing = Drawing(size: size)
+            var at = 0
+            var held = 0
+            do {
+                for index in indices {
+                    guard case .frame(_, _, let frame) = items[index].change else { continue }
+                    _ = try drawing.apply(frame: frame.bytes)
+                    at = frame.at
+                    held += items[index].bytes
+                }
+            } catch {
+                continue  // not a canvas this size can replay: leave it as it is
+            }
+            guard case .frame(let room, _, _) = items[first].change else { continue }
+            let heldAt = items[first].heldAt
+            let replacement = drawing.compactedFrames().map { bytes -> Item in
+                let change = PersistenceWriter.Change.frame(room: room, generation: generation, frame: StrokeLog.Frame(at: at, bytes: bytes))
+                return Item(change: change, bytes: Self.bytes(of: change), heldAt: heldAt)
+            }
+            let newBytes = replacement.reduce(0) { $0 + $1.bytes }
+            guard newBytes < held else { continue }
+            let removed = Set(indices)
+            var rebuilt: [Item] = []
+            rebuilt.reserveCapacity(items.count - indices.count + replacement.count)
+            for (index, item) in items.enumerated() {
+                if index == first { rebuilt += replacement }
+                if !removed.contains(index) { rebuilt.append(item) }
+            }
+            items = rebuilt
+            bytes += newBytes - held
+            compacted += 1
+        }
+        return compacted
+    }
+
+    /// Step 3.
     private mutating func compactTurns() -> Int {
         var compacted = 0
         for index in items.indices where !items[index].shrunk {
@@ -139,7 +202,7 @@ struct HeldChanges: Sendable {
         return compacted
     }
 
-    /// Step 3.
+    /// Step 4.
     private mutating func emptyTurns(downTo target: Int) -> Int {
         var emptied = 0
         for index in items.indices where bytes > target {

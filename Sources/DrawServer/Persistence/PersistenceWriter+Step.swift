@@ -115,10 +115,10 @@ extension PersistenceWriter {
                 }
                 if !loop.held.isEmpty { loop.held.removeAll() }
             case .collapse(let firstTime):
-                let result = loop.held.collapse(limit: configuration.health.heldBytesLimit)
+                let result = loop.held.collapse(limit: configuration.health.heldBytesLimit, canvas: configuration.canvas)
                 _ = loop.health?.handle(.collapsed(bytes: result.bytesAfter))
                 let metadata: Logger.Metadata = [
-                    "before": "\(result.bytesBefore)", "after": "\(result.bytesAfter)", "superseded": "\(result.supersededChanges)",
+                    "before": "\(result.bytesBefore)", "after": "\(result.bytesAfter)", "superseded": "\(result.supersededChanges)", "canvases compacted": "\(result.compactedCanvases)",
                     "turns compacted": "\(result.compactedTurns)", "turn logs emptied": "\(result.emptiedTurns)",
                 ]
                 if firstTime {

@@ -25,6 +25,8 @@ final class PersistenceWriter: GameStore, Service {
         /// How long a commit waits for the idle-priority thread to start it before it runs
         /// on GRDB's queue instead.
         var idleStartPatience: Duration = .milliseconds(10)
+        /// The rooms' canvas, to compact held drawings at the bound.
+        var canvas: CanvasSize = .standard
         /// Retries, and the bound on held changes (`--storage-queue-bytes`).
         var health = StorageHealth.Configuration()
         /// After a graceful stop, how long held changes are still retried before the

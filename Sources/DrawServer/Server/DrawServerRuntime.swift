@@ -34,7 +34,9 @@ final class DrawServerRuntime: Sendable {
         self.metrics = metrics
         if let path = configuration.databasePath {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
-            let writer = PersistenceWriter(database: database, configuration: configuration.persistence, metrics: metrics, logger: logger)
+            var persistence = configuration.persistence
+            persistence.canvas = configuration.room.canvas
+            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger)
             self.database = database
             self.writer = writer
             self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup)
