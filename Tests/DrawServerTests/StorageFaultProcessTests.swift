@@ -142,6 +142,10 @@ struct StorageFaultProcessTests {
         let server = try await ServerProcess(["--db", db])
         server.signal(SIGTERM)
         #expect(await server.waitForExit(seconds: 15) == 0)
+        // Everything into the main file, so the file alone is the database.
+        let queue = try DatabaseQueue(path: db)
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
         return db
     }
 
