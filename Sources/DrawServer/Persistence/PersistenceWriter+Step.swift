@@ -24,7 +24,7 @@ extension PersistenceWriter {
     /// The writer loop's own state; only `run` touches it.
     struct Loop: Sendable {
         var held = HeldChanges()
-        var health: StorageHealth?
+        var health: StorageHealth
         /// Flushes waiting for the held changes to be committed.
         var flushes: [CheckedContinuation<Bool, Never>] = []
     }
@@ -35,7 +35,6 @@ extension PersistenceWriter {
     /// calls it, so batches reach the database in order. Returns whether a commit went through.
     @discardableResult
     func step(_ loop: inout Loop, urgent forced: Bool = false) async -> Bool {
-        if loop.health == nil { loop.health = StorageHealth(configuration: configuration.health) }
         var (batch, urgent) = takeBatch()
         urgent = urgent || forced
         for case .flushed(let continuation) in batch { loop.flushes.append(continuation) }
@@ -47,12 +46,12 @@ extension PersistenceWriter {
             // The usual path: nothing held, the batch goes as it is.
             if !changes.isEmpty {
                 committed = await attempt(changes, behind: changes.count >= configuration.maxBatch, &loop)
-                if !committed, loop.health?.retryAt != nil { loop.held.append(changes, at: Self.wallClockMs) }
+                if !committed, loop.health.retryAt != nil { loop.held.append(changes, at: Self.wallClockMs) }
             }
         } else {
             loop.held.append(changes, at: Self.wallClockMs)
-            perform(loop.health?.handle(.holding(bytes: loop.held.bytes)) ?? [], &loop)
-            if urgent || loop.health?.mayRetry(at: elapsed) == true {
+            perform(loop.health.handle(.holding(bytes: loop.held.bytes)), &loop)
+            if urgent || loop.health.mayRetry(at: elapsed) {
                 let now = Self.wallClockMs
                 committed = await attempt(loop.held.changesForCommit(now: now), behind: true, &loop)
                 if committed { loop.held.removeAll() }
@@ -63,7 +62,7 @@ extension PersistenceWriter {
         let report = (loop.held.count, loop.held.bytes)
         publish { r in (r.heldChanges, r.heldBytes) = report }
         // A flush makes the step urgent, so its batch was just tried: it learns how that went.
-        let done = loop.held.isEmpty && loop.health?.isFailing != true
+        let done = loop.held.isEmpty && !loop.health.isFailing
         for continuation in loop.flushes { continuation.resume(returning: done) }
         loop.flushes = []
         return committed
@@ -75,12 +74,12 @@ extension PersistenceWriter {
         do {
             let onIdleThread = try await backend.commit(changes, behind: behind)
             count(changes, took: ContinuousClock.now - start, onIdleThread: onIdleThread)
-            perform(loop.health?.handle(.committed(now: elapsed)) ?? [], &loop, written: changes.count)
+            perform(loop.health.handle(.committed(now: elapsed)), &loop, written: changes.count)
             return true
         } catch {
             countFailure()
             let fault = backend.fault(for: error)
-            perform(loop.health?.handle(.failed(fault, now: elapsed)) ?? [], &loop, written: changes.count)
+            perform(loop.health.handle(.failed(fault, now: elapsed)), &loop, written: changes.count)
             return false
         }
     }
@@ -116,7 +115,7 @@ extension PersistenceWriter {
                 if !loop.held.isEmpty { loop.held.removeAll() }
             case .collapse(let firstTime):
                 let result = loop.held.collapse(limit: configuration.health.heldBytesLimit, canvas: configuration.canvas)
-                _ = loop.health?.handle(.collapsed(bytes: result.bytesAfter))
+                _ = loop.health.handle(.collapsed(bytes: result.bytesAfter))
                 let metadata: Logger.Metadata = [
                     "before": "\(result.bytesBefore)", "after": "\(result.bytesAfter)", "superseded": "\(result.supersededChanges)", "canvases compacted": "\(result.compactedCanvases)",
                     "turns compacted": "\(result.compactedTurns)", "turn logs emptied": "\(result.emptiedTurns)",
@@ -131,14 +130,14 @@ extension PersistenceWriter {
             }
         }
         // The latest cause is the one reported (a busy database may turn out to be full).
-        if let fault = loop.health?.fault { publish { r in r.fault = fault } }
+        if let fault = loop.health.fault { publish { r in r.fault = fault } }
     }
 
     /// After a graceful stop: keeps retrying what is held for `exitPatience`, then gives it up.
     func retryHeldBeforeExit(_ loop: inout Loop) async throws {
         let deadline = elapsed + configuration.exitPatience
         while !loop.held.isEmpty, elapsed < deadline {
-            let retryAt = min(loop.health?.retryAt ?? elapsed, deadline)
+            let retryAt = min(loop.health.retryAt ?? elapsed, deadline)
             if retryAt > elapsed { await Self.sleepEvenIfCancelled(retryAt - elapsed) }
             await step(&loop, urgent: true)
         }
@@ -147,7 +146,7 @@ extension PersistenceWriter {
         guard loop.held.isEmpty else {
             let (changes, bytes) = (loop.held.count, loop.held.bytes)
             logger.critical("storage still failing at exit: held changes are lost", metadata: [
-                "changes": "\(changes)", "bytes": "\(bytes)", "fault": "\(loop.health?.fault?.description ?? "?")",
+                "changes": "\(changes)", "bytes": "\(bytes)", "fault": "\(loop.health.fault?.description ?? "?")",
             ])
             publish { r in r.droppedChanges += changes }
             backend.stop()

@@ -143,7 +143,7 @@ final class PersistenceWriter: GameStore, Service {
 
     func run() async throws {
         var loop = await cancelWhenGracefulShutdown {
-            var loop = Loop()
+            var loop = Loop(health: StorageHealth(configuration: self.configuration.health))
             var lastCommit = ContinuousClock.now
             while !Task.isCancelled {
                 await self.waitForBatch()
