@@ -21,11 +21,8 @@ func buildApplication(
     let router = Router(context: DrawRequestContext.self)
     router.get("/healthz") { _, _ in "ok" }
     router.get("/readyz") { _, _ -> Response in
-        let state = runtime.readiness.state
-        // A saturated node is up but should get no new players: the balancer sends them on.
-        let saturated = state == .ready && runtime.server.admission.isSaturated
-        let body = saturated ? "saturated" : state == .ready ? "ready" : state == .starting ? "starting" : "draining"
-        return DrawServerRuntime.response(Array(body.utf8), contentType: "text/plain", status: state == .ready && !saturated ? .ok : .serviceUnavailable)
+        let answer = runtime.readiness.answer(storageFault: runtime.writer?.storageReport.fault, saturated: runtime.server.admission.isSaturated)
+        return DrawServerRuntime.response(Array(answer.text.utf8), contentType: "text/plain", status: answer.ready ? .ok : .serviceUnavailable)
     }
     router.get("/metrics") { _, _ -> Response in
         runtime.updateGauges()
@@ -42,6 +39,7 @@ func buildApplication(
         DrawServerRuntime.response(languages, contentType: "application/json")
     }
     runtime.addModeratorRoutes(to: router)
+    runtime.addHealthRoute(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

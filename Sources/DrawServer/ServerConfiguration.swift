@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     var persistence = PersistenceWriter.Configuration()
     /// When the node counts as saturated and turns new rooms away (`AdmissionControl`).
     var admission = SaturationDetector.Configuration()
+    /// Test only (`DRAWSERVER_TEST_PAGE_LIMIT_FILE`): see `GameDatabase.testPageLimitFile`.
+    var testPageLimitFile: String?
     /// Bearer token for the moderator routes; nil answers 401 to everyone.
     public var moderatorToken: String?
     /// Seconds SIGTERM waits for clients to leave before the process exits.

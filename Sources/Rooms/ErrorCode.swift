@@ -1,4 +1,4 @@
-/// The error codes of protocol section 2.3, plus the additions in docs/PROTOCOL.md.
+/// The error codes of protocol section 2.3, plus this server's additions (docs/PROTOCOL.md).
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case badJSON = "bad_json"
     case badMessage = "bad_message"
@@ -20,6 +20,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case notGuesser = "not_guesser"
     /// A saturated node refusing new rooms, joins and quick plays (docs/PROTOCOL.md).
     case serverBusy = "server_busy"
+    /// Added: a new room is refused while storage fails and its held changes reached their bound.
+    case storageUnavailable = "storage_unavailable"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

@@ -1,5 +1,6 @@
 import Canvas
 import Foundation
+import GRDB
 import Rooms
 import Testing
 
@@ -38,8 +39,17 @@ struct PersistenceTests {
 
         let before = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
         #expect(before.status == 200)
-        // Past the batch writer's commit interval: this is the documented loss window.
-        try await Task.sleep(for: .milliseconds(400))
+        // Once the guess is committed (the writer commits within 75 ms, later when the
+        // machine is saturated): what happened since is the documented loss window.
+        let bobID = bob.playerID
+        try await waitUntil {
+            let queue = try DatabaseQueue(path: db)
+            defer { try? queue.close() }
+            let score = try await queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT score FROM seat WHERE room_code = ? AND player_id = ?", arguments: [code, bobID])
+            }
+            return score == points
+        }
         server.signal(SIGKILL)
         #expect(await server.waitForExit(seconds: 5) != nil)
 

@@ -20,10 +20,12 @@ final class ServerProcess {
     }
 
     /// Starts `drawserver serve` on a free port and waits until it listens and is ready.
-    init(_ arguments: [String], waitForReady: Bool = true) async throws {
+    init(_ arguments: [String], environment: [String: String] = [:], waitForReady: Bool = true) async throws {
         let pipe = Pipe()
         process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0", "--log-level", "info"] + arguments
+        // Admission control off: these tests run beside many others and do not test load.
+        process.arguments = ["serve", "--port", "0", "--log-level", "info", "--saturation-lag-ms", "0"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardError = pipe
         let output = self.output
@@ -81,11 +83,18 @@ final class ServerProcess {
     }
 
     /// Runs the executable to completion: (status, output).
-    static func run(_ arguments: [String], timeout seconds: Double = 30) async throws -> (Int32, String) {
+    static func run(_ arguments: [String], environment: [String: String] = [:], via launcher: [String] = [], timeout seconds: Double = 30) async throws -> (Int32, String) {
         let process = Process()
         let pipe = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let first = launcher.first {
+            // e.g. `setpriv ...` in front of the server
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()

@@ -8,6 +8,8 @@ started with --moderator-token (same harness as e2e.py):
   drawer's stroke appears; the grid follows changes without a reload (a new room, a
   phase change, a new stroke); "Kick player…" lists the room's players by name from
   GET /api/rooms/{code} and removes the chosen one (the browser is sent to the lobby);
+  while storage fails (a full disk through the server's test-only page limit hook) a banner
+  names the fault, and it goes when storage recovers;
   "Close room" closes a room (its players get "closed"), the card disappears; a token
   that stops being accepted (401) returns to the login form with a message.
 
@@ -18,6 +20,7 @@ import math
 import os
 import secrets
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
@@ -25,6 +28,8 @@ from e2e import (Bot, Failure, Page, create_room, draw_stroke, enter_name, log, 
                  polyline, stroke_frame)
 
 HTML_NAME = "<b>Night</b> owls"
+# The server's test-only full-disk hook (docs/PERSISTENCE.md, "Storage faults").
+PAGE_LIMIT_FILE = os.path.join(tempfile.mkdtemp(prefix="drawserver-e2e-pages-"), "pages")
 
 
 def card_js(code, inner=""):
@@ -193,6 +198,31 @@ def run(base, token, pages, bots):
     m.wait(lambda: all((thumb_ink(m, c) is not None) for c in (code, sketch, quiet)), "every thumbnail loaded")
     m.screenshot("moderator")
 
+    # ---- storage fails (the test-only page limit: a full disk), then recovers: a banner meanwhile
+    if m.visible("#storage-banner"):
+        raise Failure("the storage banner is shown while storage is healthy")
+    with open(PAGE_LIMIT_FILE, "w") as f:
+        f.write("1")
+    # a fresh turn whose stroke rows need new pages: the commit fails
+    gina, hugo = Bot(base, "Gina"), Bot(base, "Hugo")
+    bots += [gina, hugo]
+    gina.send({"t": "create", "name": "Full disk", "public": True})
+    full = gina.wait_for("room", what="gina's room")["code"]
+    hugo.send({"t": "join", "code": full})
+    hugo.wait_for("room", lambda r: r.get("code") == full, what="hugo in gina's room")
+    gina.send({"t": "start"})
+    gina.wait_for("choose", what="the word choice for gina")
+    gina.send({"t": "choose", "index": 0})
+    gina.wait_for("turn", what="gina's turn")
+    bot_picture(gina)
+    m.wait(lambda: m.visible("#storage-banner") and "disk full" in (m.text("#storage-banner-title") or ""),
+           "the storage banner naming the fault", timeout=12)
+    if "held and retried" not in (m.text("#storage-banner-text") or ""):
+        raise Failure(f"the banner does not say the changes are held: {m.text('#storage-banner-text')!r}")
+    os.remove(PAGE_LIMIT_FILE)
+    m.wait(lambda: not m.visible("#storage-banner"), "the storage banner gone after recovery", timeout=12)
+    log("storage banner: ok")
+
     # ---- kick through the player list of GET /api/rooms/{code}
     m.js(f"{card_js(code, '.mod-actions button')}.click()")
     m.wait(lambda: m.js("return document.querySelector('#kick-dialog').open"), "the kick dialog")
@@ -235,6 +265,7 @@ def run(base, token, pages, bots):
 def main():
     e2e.install_signal_handlers()
     token = secrets.token_urlsafe(18)
+    os.environ["DRAWSERVER_TEST_PAGE_LIMIT_FILE"] = PAGE_LIMIT_FILE
     server = e2e.ServerProcess(extra=["--moderator-token", token])
     pages, bots = [], []
     try:

@@ -92,7 +92,10 @@ async function refresh() {
     renderRooms(rooms);
     setStatus('Live', 'open');
     $('#mod-updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
-    await Promise.all(rooms.map((r) => Promise.all([refreshThumb(String(r.code)), refreshDetail(String(r.code))])));
+    await Promise.all([
+      refreshHealth(),
+      ...rooms.map((r) => Promise.all([refreshThumb(String(r.code)), refreshDetail(String(r.code))])),
+    ]);
   } catch (err) {
     handleError(err);
   } finally {
@@ -199,6 +202,40 @@ function updateClock(card) {
     const s = Math.ceil(left / 1000);
     card.clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
   }
+}
+
+// GET /api/health: a banner while the server's storage is failing (docs/PROTOCOL.md).
+function formatBytes(n) {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MiB`;
+  if (n >= 1 << 10) return `${(n / (1 << 10)).toFixed(1)} KiB`;
+  return `${n} bytes`;
+}
+
+async function refreshHealth() {
+  let storage = null;
+  try {
+    const res = await api('/api/health');
+    if (res.ok) storage = (await res.json())?.storage ?? null;
+  } catch (err) {
+    if (err instanceof Unauthorized) throw err;
+  }
+  showStorage(storage);
+}
+
+function showStorage(storage) {
+  const failing = storage && storage.ok === false;
+  show($('#storage-banner'), Boolean(failing));
+  if (!failing) return;
+  const since = Number(storage.failingSince) > 0 ? ` since ${new Date(Number(storage.failingSince)).toLocaleTimeString()}` : '';
+  $('#storage-banner-title').textContent = `Storage is failing: ${storage.reason || storage.fault || 'unknown fault'}${since}`;
+  const parts = [
+    `${Number(storage.heldChanges) || 0} changes (${formatBytes(Number(storage.heldBytes) || 0)}) held and retried`,
+    `${Number(storage.commitFailures) || 0} failed commits`,
+  ];
+  if (storage.refusingNewRooms) parts.push('new rooms are refused; open rooms keep playing');
+  if (Number(storage.droppedChanges) > 0) parts.push(`${storage.droppedChanges} changes given up`);
+  if (storage.detail) parts.push(String(storage.detail));
+  $('#storage-banner-text').textContent = parts.join(' · ');
 }
 
 async function refreshDetail(code) {

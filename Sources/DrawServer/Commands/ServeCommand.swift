@@ -44,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     var drainTimeoutSeconds: Int?
     @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
     var turnRetention: Int?
+    @Option(help: "Bytes of changes held in memory while storage fails before drawing history is collapsed and new rooms are refused (env DRAWSERVER_STORAGE_QUEUE_BYTES; default 67108864).")
+    var storageQueueBytes: Int?
     @Option(help: "Open WebSocket connections per client IP address; 0 for no per-address connection limits at all, count or rate, as load tests on loopback need (env DRAWSERVER_MAX_CONNECTIONS_PER_IP; default 8).")
     var maxConnectionsPerIp: Int?
     @Option(help: "Comma-separated origins (scheme://host[:port]) allowed to open a WebSocket; others get 403 (env DRAWSERVER_ALLOWED_ORIGINS; default any).")
@@ -124,6 +126,13 @@ struct ServeCommand: AsyncParsableCommand {
             guard turns >= 0 else { throw ValidationError("--turn-retention must be 0 or more") }
             configuration.persistence.turnRetention = turns
         }
+        if let bytes = try storageQueueBytes ?? env.int("DRAWSERVER_STORAGE_QUEUE_BYTES") {
+            guard bytes >= 64 << 10 else { throw ValidationError("--storage-queue-bytes must be at least 65536") }
+            configuration.persistence.health.heldBytesLimit = bytes
+        }
+        // Test only, undocumented in --help: a file whose page count caps the database (a
+        // full disk without root); see docs/PERSISTENCE.md.
+        configuration.testPageLimitFile = env.string("DRAWSERVER_TEST_PAGE_LIMIT_FILE")
 
         var logger = Logger(label: "drawserver")
         let level = logLevel ?? env.string("DRAWSERVER_LOG_LEVEL") ?? "info"

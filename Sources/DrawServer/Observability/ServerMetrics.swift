@@ -28,6 +28,10 @@ final class ServerMetrics: Sendable {
     /// 1 while admission control judges the node saturated.
     let saturated: CoreMetrics.Gauge
     private let refusedWhileSaturated: [String: CoreMetrics.Counter]
+    /// Commits that failed, each retry counted (docs/PERSISTENCE.md, "Storage faults").
+    let dbCommitFailures: CoreMetrics.Counter
+    /// Bytes of changes held for retry because commits fail; 0 while they go through.
+    let dbQueuedBytes: CoreMetrics.Gauge
     /// The `binary` counters of the four families above, looked up once: drawing frames
     /// count them on the hot path.
     private let binaryIn: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
@@ -78,6 +82,8 @@ final class ServerMetrics: Sendable {
         refusedWhileSaturated = Dictionary(uniqueKeysWithValues: ["create", "join", "quickplay"].map {
             ($0, CoreMetrics.Counter(label: "drawserver_admission_refusals_total", dimensions: [("reason", "saturated"), ("message", $0)], factory: factory))
         })
+        dbCommitFailures = CoreMetrics.Counter(label: "drawserver_db_commit_failures_total", dimensions: [], factory: factory)
+        dbQueuedBytes = CoreMetrics.Gauge(label: "drawserver_db_queued_bytes", dimensions: [], factory: factory)
         binaryIn = (messagesIn["binary"], bytesIn["binary"])
         binaryOut = (messagesOut["binary"], bytesOut["binary"])
     }

@@ -8,12 +8,20 @@ final class GameDatabase: Sendable {
     let pool: DatabasePool
     let path: String
 
-    /// Opens (or creates) the database and brings its schema up to date.
+    /// Test only: a file holding a page count. While it exists, the writer connection runs
+    /// with `PRAGMA max_page_count` at that count (a full disk without root); while it is
+    /// missing, without a limit. Read when the database opens and before every commit.
+    let testPageLimitFile: String?
+
+    /// Opens (or creates) the database, brings its schema up to date and checks that it
+    /// takes writes.
     ///
-    /// A file that is not a healthy SQLite database is reported and left untouched:
-    /// nothing is written before the integrity check passes.
-    init(path: String) throws(DatabaseOpenError) {
+    /// A file that is not a healthy SQLite database is reported and left untouched: it is
+    /// checked on a read-only connection before anything opens it for writing.
+    init(path: String, testPageLimitFile: String? = nil) throws(DatabaseOpenError) {
         self.path = path
+        self.testPageLimitFile = testPageLimitFile
+        try Self.checkExistingFile(at: path)
         var configuration = Configuration()
         configuration.label = "drawserver"
         configuration.busyMode = .timeout(5)
@@ -28,23 +36,74 @@ final class GameDatabase: Sendable {
             // Every commit reaches the disk before it counts: a power loss loses at most
             // the batch being written (see docs/PERSISTENCE.md).
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            if let limit = Self.testPageLimit(testPageLimitFile) { try db.execute(sql: "PRAGMA max_page_count = \(limit)") }
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw DatabaseOpenError(path: path, reason: "cannot open: \(error)")
+            throw DatabaseOpenError(path: path, reason: "cannot open: \(Self.oneLine(error))")
         }
         do {
-            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard check == ["ok"] else {
-                throw DatabaseOpenError(path: path, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))")
-            }
             try Self.migrator.migrate(pool)
-        } catch let error as DatabaseOpenError {
-            throw error
         } catch {
-            throw DatabaseOpenError(path: path, reason: "\(error)")
+            throw DatabaseOpenError(path: path, reason: "cannot migrate: \(Self.oneLine(error))")
         }
+        do {
+            // A database that opens but cannot take a write (a read-only file, no space for
+            // its journal) would fail every commit: say so now. `alive_at` is not touched:
+            // loading the rooms still needs it.
+            try pool.write { db in
+                try db.execute(
+                    sql: "INSERT INTO meta (key, value) VALUES ('opened_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [Self.wallClockMs]
+                )
+            }
+        } catch {
+            throw DatabaseOpenError(path: path, reason: "cannot write: \(Self.oneLine(error))")
+        }
+    }
+
+    /// Runs `PRAGMA quick_check` on a read-only connection when the file exists and is not
+    /// empty, so a damaged file is never opened for writing (opening a pool may switch the
+    /// file to WAL mode, a write).
+    private static func checkExistingFile(at path: String) throws(DatabaseOpenError) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let check: [String]
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            check = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            try queue.close()
+        } catch {
+            throw DatabaseOpenError(path: path, reason: "cannot read: \(oneLine(error))", untouched: true)
+        }
+        guard check == ["ok"] else {
+            throw DatabaseOpenError(path: path, reason: "integrity check failed: \(check.prefix(3).joined(separator: "; "))", untouched: true)
+        }
+    }
+
+    /// An error on one line, without the SQL GRDB appends (migrations span many lines).
+    static func oneLine(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return StorageFault(sqlite: error).description
+        }
+        return "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// The page count in the test hook's file, or nil for no limit.
+    static func testPageLimit(_ file: String?) -> Int? {
+        guard let file, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Sets or lifts the test hook's page limit on the writer connection (before a commit).
+    func applyTestPageLimit(_ db: Database) throws {
+        guard testPageLimitFile != nil else { return }
+        // 4294967294 is SQLite's largest page count: no limit.
+        let limit = Self.testPageLimit(testPageLimitFile) ?? 4_294_967_294
+        try db.execute(sql: "PRAGMA max_page_count = \(limit)")
     }
 
     static var migrator: DatabaseMigrator {
@@ -138,5 +197,8 @@ final class GameDatabase: Sendable {
 struct DatabaseOpenError: Error, CustomStringConvertible {
     var path: String
     var reason: String
-    var description: String { "database \(path): \(reason) (the file was not modified)" }
+    /// Found before anything opened the file for writing. Later failures (open, migrate,
+    /// write) roll back their transaction, but opening may have switched the file to WAL.
+    var untouched = false
+    var description: String { "database \(path): \(reason)" + (untouched ? " (the file was not modified)" : "") }
 }

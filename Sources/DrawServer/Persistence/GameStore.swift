@@ -12,6 +12,14 @@ protocol GameStore: Sendable {
     func gameFinished(_ record: GameRecord)
     /// A stored turn's ratings changed (during its turnEnd).
     func turnRated(_ rating: TurnRating)
+    /// Why a new room cannot be opened now, or nil: a store whose storage is failing and
+    /// whose held changes reached their bound refuses new rooms (`storage_unavailable`);
+    /// rooms already open keep playing. Read on every room creation: it must be cheap.
+    var newRoomRefusal: ProtocolError? { get }
+}
+
+extension GameStore {
+    var newRoomRefusal: ProtocolError? { nil }
 }
 
 /// Keeps nothing: for tests and tools that run without a database.

@@ -1,15 +1,19 @@
 import Canvas
 import CoreMetrics
 import Foundation
-import GRDB
 import Logging
 import Rooms
 import ServiceLifecycle
 import Synchronization
 
 /// Batches every change and commits it in one transaction every `interval` (or sooner
-/// when `maxBatch` changes are waiting), so the game never waits for SQLite: the hot
+/// when `maxBatch` changes are waiting), so the game never waits for the database: the hot
 /// path only appends to an in-memory list under a lock.
+///
+/// A batch that fails for a reason that can pass (a full disk, an I/O error, a busy or
+/// read-only database) is held, with every later batch behind it, and retried with backoff
+/// until a commit takes them all (`StorageHealth` decides, `HeldChanges` holds); see
+/// docs/PERSISTENCE.md, "Storage faults".
 final class PersistenceWriter: GameStore, Service {
     struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
@@ -21,6 +25,13 @@ final class PersistenceWriter: GameStore, Service {
         /// How long a commit waits for the idle-priority thread to start it before it runs
         /// on GRDB's queue instead.
         var idleStartPatience: Duration = .milliseconds(10)
+        /// The rooms' canvas, to compact held drawings at the bound.
+        var canvas: CanvasSize = .standard
+        /// Retries, and the bound on held changes (`--storage-queue-bytes`).
+        var health = StorageHealth.Configuration()
+        /// After a graceful stop, how long held changes are still retried before the
+        /// process gives them up and exits non-zero.
+        var exitPatience: Duration = .seconds(10)
     }
 
     enum Change: Sendable {
@@ -38,7 +49,7 @@ final class PersistenceWriter: GameStore, Service {
         /// write is known after a crash.
         case heartbeat
         /// Not a change: resumed once everything queued before it is committed.
-        case flushed(CheckedContinuation<Void, Never>)
+        case flushed(CheckedContinuation<Bool, Never>)
     }
 
     private struct Pending: Sendable {
@@ -52,13 +63,16 @@ final class PersistenceWriter: GameStore, Service {
         var stopped = false
     }
 
-    let database: GameDatabase
+    let backend: any StorageBackend
     let configuration: Configuration
     let logger: Logger
     let metrics: ServerMetrics
     private let pending = Mutex(Pending())
-    /// Where commits run while the writer keeps up (see `IdleCommitThread`).
-    private let commitThread = IdleCommitThread()
+    /// What `/readyz`, `/api/health` and `/metrics` see of the writer's faults.
+    private let published = Mutex(StorageReport())
+    /// Read by every room creation, so an atomic rather than the report's lock.
+    private let refusingNewRooms = Atomic<Bool>(false)
+    private let origin = ContinuousClock.now
 
     /// Running totals of what was committed (benchmarks report them; metrics export them).
     struct Statistics: Sendable {
@@ -70,20 +84,29 @@ final class PersistenceWriter: GameStore, Service {
         /// Commits made on the idle-priority thread (the others ran on GRDB's queue because
         /// the writer had fallen behind).
         var idleCommits = 0
+        /// Commits that failed (each retry counts).
+        var failedCommits = 0
     }
 
     private let totals = Mutex(Statistics())
 
     var statistics: Statistics { totals.withLock { $0 } }
+    var storageReport: StorageReport { published.withLock { $0 } }
 
     /// The capacity of the emptied batch waiting to be reused.
     var spareCapacity: Int { pending.withLock { $0.spare.capacity } }
 
-    init(database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
-        self.database = database
+    init(backend: any StorageBackend, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
+        self.backend = backend
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+    }
+
+    /// A writer to the SQLite file.
+    convenience init(database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
+        let backend = SQLiteBackend(database: database, retention: configuration.turnRetention, idleStartPatience: configuration.idleStartPatience)
+        self.init(backend: backend, configuration: configuration, metrics: metrics, logger: logger)
     }
 
     // MARK: - GameStore (called from rooms and sessions, under their locks; never blocks)
@@ -98,6 +121,11 @@ final class PersistenceWriter: GameStore, Service {
     func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
     func turnRated(_ rating: TurnRating) { enqueue(.turnRated(rating)) }
 
+    var newRoomRefusal: ProtocolError? {
+        guard refusingNewRooms.load(ordering: .relaxed) else { return nil }
+        return ProtocolError(.storageUnavailable, "the server cannot store new rooms right now (its storage is failing); join a room that is already open, or try again later")
+    }
+
     private func enqueue(_ change: Change) {
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
@@ -110,26 +138,35 @@ final class PersistenceWriter: GameStore, Service {
 
     private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
 
+    /// Time since the writer was made, for `StorageHealth`.
+    var elapsed: Duration { ContinuousClock.now - origin }
+
     // MARK: - The writer loop
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
+        var loop = await cancelWhenGracefulShutdown {
+            var loop = Loop(health: StorageHealth(configuration: self.configuration.health))
             var lastCommit = ContinuousClock.now
             while !Task.isCancelled {
                 await self.waitForBatch()
-                if ContinuousClock.now - lastCommit >= .seconds(1) { self.enqueue(.heartbeat) }
-                if await self.commitPending() { lastCommit = ContinuousClock.now }
+                // Held changes are retried with `alive_at` anyway: no heartbeat piles up.
+                if ContinuousClock.now - lastCommit >= .seconds(1), loop.held.isEmpty { self.enqueue(.heartbeat) }
+                if await self.step(&loop) { lastCommit = ContinuousClock.now }
             }
+            return loop
         }
         // Whatever arrived last is written before the process exits.
-        await commitPending()
+        await step(&loop, urgent: true)
         pending.withLock { $0.stopped = true }
-        await commitPending()
-        commitThread.stop()
+        await step(&loop, urgent: true)
+        try await retryHeldBeforeExit(&loop)
+        backend.stop()
     }
 
-    /// Returns once everything queued so far is committed.
-    func flush() async {
+    /// Returns once everything queued so far is committed (true), or once a commit that
+    /// included it failed (false: the changes are held and retried, or were given up).
+    @discardableResult
+    func flush() async -> Bool {
         await withCheckedContinuation { continuation in
             let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
                 guard !p.stopped else { return (true, nil) }
@@ -138,7 +175,7 @@ final class PersistenceWriter: GameStore, Service {
                 defer { p.waiter = nil }
                 return (false, p.waiter)
             }
-            if stopped { continuation.resume() }
+            if stopped { continuation.resume(returning: true) }
             waiter?.resume()
         }
     }
@@ -175,73 +212,56 @@ final class PersistenceWriter: GameStore, Service {
     /// larger than the usual frames; that one is freed).
     static let spareCapacityLimit = 16_384
 
-    /// Only the writer loop commits, so batches reach the disk in order.
-    @discardableResult
-    private func commitPending() async -> Bool {
-        // Swapped out, not copied: the lock the hot path appends under is held for a moment.
-        var batch = pending.withLock { p -> [Change] in
+    /// Takes the waiting batch. Swapped out, not copied: the lock the hot path appends under
+    /// is held for a moment.
+    func takeBatch() -> (batch: [Change], urgent: Bool) {
+        pending.withLock { p in
+            let urgent = p.urgent
             p.urgent = false
             var taken: [Change] = []
             swap(&taken, &p.spare)
             swap(&taken, &p.changes)
-            return taken
+            return (taken, urgent)
         }
-        guard !batch.isEmpty else {
-            recycle(&batch)
-            return false
-        }
-        let changes = batch.filter { if case .flushed = $0 { false } else { true } }
-        if !changes.isEmpty {
-            let start = ContinuousClock.now
-            // A full batch means the writer has fallen behind (the core is busy), and a commit
-            // the idle thread does not start within `idleStartPatience` would wait for idle
-            // time that is not there: those commits run on GRDB's queue, whose share of a busy
-            // core does not depend on idle time.
-            let (database, retention) = (self.database, configuration.turnRetention)
-            let transaction: @Sendable (Database) throws -> Void = { db in try Self.apply(changes, to: db, retention: retention) }
-            var onIdleThread = false
-            do {
-                if changes.count < configuration.maxBatch {
-                    onIdleThread = try await commitThread.run(startWithin: configuration.idleStartPatience) {
-                        try database.pool.write(transaction)
-                    } != nil
-                }
-                if !onIdleThread {
-                    try await database.pool.write(transaction)
-                }
-            } catch {
-                logger.error("database commit failed; changes dropped", metadata: ["error": "\(error)", "changes": "\(changes.count)"])
-            }
-            let took = ContinuousClock.now - start
-            let frames = changes.count(where: { if case .frame = $0 { true } else { false } })
-            metrics.dbBatchChanges.record(changes.count)
-            metrics.dbCommitTime.recordNanoseconds(took.nanoseconds)
-            metrics.dbStrokeFrames.increment(by: frames)
-            totals.withLock { t in
-                t.commits += 1
-                t.changes += changes.count
-                t.strokeFrames += frames
-                t.largestBatch = max(t.largestBatch, changes.count)
-                t.commitSeconds += Double(took.nanoseconds) / 1e9
-                if onIdleThread { t.idleCommits += 1 }
-            }
-        }
-        var flushed: [CheckedContinuation<Void, Never>] = []
-        for case .flushed(let continuation) in batch { flushed.append(continuation) }
-        // Handed back before a flush returns, so whoever flushed sees the writer at rest.
-        recycle(&batch)
-        for continuation in flushed { continuation.resume() }
-        return !changes.isEmpty
     }
 
     /// Empties a committed batch and keeps its storage as the spare, unless a larger one is
     /// already kept or it is too large to keep.
-    private func recycle(_ batch: inout [Change]) {
+    func recycle(_ batch: inout [Change]) {
         batch.removeAll(keepingCapacity: true)
         guard batch.capacity <= Self.spareCapacityLimit else { return }
         pending.withLock { p in
             if p.spare.capacity < batch.capacity { swap(&p.spare, &batch) }
         }
+    }
+
+    func publish(_ change: (inout StorageReport) -> Void) {
+        let report = published.withLock { r in
+            change(&r)
+            return r
+        }
+        refusingNewRooms.store(report.refusingNewRooms, ordering: .relaxed)
+        metrics.dbQueuedBytes.record(report.heldBytes)
+    }
+
+    func count(_ changes: [Change], took: Duration, onIdleThread: Bool) {
+        let frames = changes.count(where: { if case .frame = $0 { true } else { false } })
+        metrics.dbBatchChanges.record(changes.count)
+        metrics.dbCommitTime.recordNanoseconds(took.nanoseconds)
+        metrics.dbStrokeFrames.increment(by: frames)
+        totals.withLock { t in
+            t.commits += 1
+            t.changes += changes.count
+            t.strokeFrames += frames
+            t.largestBatch = max(t.largestBatch, changes.count)
+            t.commitSeconds += Double(took.nanoseconds) / 1e9
+            if onIdleThread { t.idleCommits += 1 }
+        }
+    }
+
+    func countFailure() {
+        metrics.dbCommitFailures.increment()
+        totals.withLock { $0.failedCommits += 1 }
     }
 }
 

@@ -33,8 +33,10 @@ final class DrawServerRuntime: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         if let path = configuration.databasePath {
-            let database = try GameDatabase(path: path)
-            let writer = PersistenceWriter(database: database, configuration: configuration.persistence, metrics: metrics, logger: logger)
+            let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
+            var persistence = configuration.persistence
+            persistence.canvas = configuration.room.canvas
+            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger)
             self.database = database
             self.writer = writer
             self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup)
@@ -85,7 +87,9 @@ final class DrawServerRuntime: Sendable {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
-        await writer?.flush()
+        if let writer, await !writer.flush() {
+            logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
+        }
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }
 }

@@ -17,6 +17,7 @@ extension GameServer {
         } else {
             name = String("\(record.name)'s room".prefix(Lobby.roomNameLimit.upperBound))
         }
+        if let refusal = store.newRoomRefusal { return refusal }
         let settings = RoomSettings().applying(patch)
         switch makeRoom(for: player, name: name, isPublic: isPublic, settings: settings) {
         case .failure(let error):
