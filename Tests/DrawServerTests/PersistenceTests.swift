@@ -14,8 +14,14 @@ struct PersistenceTests {
     }
 
     @Test func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
-        let db = temporaryDatabasePath()
-        let arguments = ["--db", db, "--moderator-token", Self.token, "--seed", "11", "--web-root", "web-static"]
+        try await Self.crashMidTurnAndRestart(store: ["--db", temporaryDatabasePath()])
+    }
+
+    /// Kills the server (-9) mid-turn and starts it again on the same store: the room,
+    /// its players, scores, timer and canvas come back, and the game goes on. `store` names
+    /// the store (`--db FILE` or `--store postgres://...`).
+    static func crashMidTurnAndRestart(store: [String]) async throws {
+        let arguments = store + ["--moderator-token", Self.token, "--seed", "11", "--web-root", "web-static"]
         var server = try await ServerProcess(arguments)
         let (ada, bob, cy) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port), TestClient.connect(port: server.port))
         try await ada.hello("Ada")
@@ -44,7 +50,7 @@ struct PersistenceTests {
         #expect(await server.waitForExit(seconds: 5) != nil)
 
         server = try await ServerProcess(arguments)
-        let restored = try await room(server.port, code)
+        let restored = try await PersistenceTests().room(server.port, code)
         #expect(restored["phase"]?.stringValue == "drawing")
         #expect(restored["drawer"]?.stringValue == ada.playerID)
         let remaining = restored["remainingMs"]?.intValue ?? 0

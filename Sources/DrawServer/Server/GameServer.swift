@@ -187,6 +187,14 @@ final class GameServer: Sendable {
         }
     }
 
+    /// The room's lease went to another node: stop running it here, without a word to the
+    /// store (the room lives on elsewhere); its members are asked to reconnect (1012).
+    func abandon(_ code: RoomCode) {
+        guard let room = room(code) else { return }
+        room.abandon()
+        roomClosed(code)
+    }
+
     func roomClosed(_ code: RoomCode) {
         changingMembership { d in
             d.rooms[code] = nil

@@ -1,0 +1,67 @@
+import Canvas
+import Foundation
+import PostgresNIO
+import Rooms
+import Synchronization
+
+extension PostgresGameStore {
+    /// What this node runs at start-up: every player, and the stored rooms whose leases it
+    /// can take (expired ones, unowned ones, and its own from before a restart), each taken
+    /// with a new epoch in one statement. Rooms another live node holds are left to it.
+    func load() async throws -> StoredState {
+        var state = StoredState()
+        for try await (id, name, tokenHash) in try await client.query("SELECT id, name, token_hash FROM player", logger: logger)
+            .decode((String, String, String).self) {
+            state.players.append(.init(id: id, name: name, tokenHash: tokenHash))
+        }
+
+        let sentAt = clock.now
+        let durationMs = configuration.leases.durationMs
+        var claimed: [String: Int64] = [:]
+        for try await (code, epoch) in try await client.query("""
+            INSERT INTO room_leases AS l (code, node_id, epoch, expires_at)
+            SELECT code, \(nodeID), 1, now() + \(durationMs) * interval '1 millisecond' FROM room
+            ON CONFLICT (code) DO UPDATE SET node_id = excluded.node_id, epoch = l.epoch + 1, expires_at = excluded.expires_at
+            WHERE l.expires_at < now() OR l.node_id = excluded.node_id
+            RETURNING code, epoch
+            """, logger: logger).decode((String, Int64).self) {
+            claimed[code] = epoch
+        }
+        keeper.withLock { k in
+            for (text, epoch) in claimed {
+                guard let code = RoomCode(parsing: text) else { continue }
+                _ = k.want(code, now: sentAt)
+                _ = k.acquired(code, epoch: epoch)
+            }
+        }
+        let codes = claimed.keys.sorted()
+        guard !codes.isEmpty else { return state }
+
+        var frames: [String: [(generation: Int64, ops: ByteBuffer)]] = [:]
+        for try await (code, generation, ops) in try await client.query("""
+            SELECT room_code, generation, ops FROM stroke WHERE room_code = ANY(\(codes)::text[]) ORDER BY id
+            """, logger: logger).decode((String, Int64, ByteBuffer).self) {
+            frames[code, default: []].append((generation, ops))
+        }
+        let decoder = JSONDecoder()
+        // As with SQLite: the time a room ran after its last write, up to its node's last
+        // commit, has passed for it; the downtime itself does not count.
+        for try await (code, json, updatedAt, aliveAt) in try await client.query("""
+            SELECT r.code, r.state, r.updated_at, COALESCE(n.alive_at, r.updated_at)
+            FROM room r LEFT JOIN node n ON n.id = r.node_id WHERE r.code = ANY(\(codes)::text[]) ORDER BY r.code
+            """, logger: logger).decode((String, String, Int64, Int64).self) {
+            do {
+                let stored = try decoder.decode(RoomSnapshot.self, from: Data(json.utf8))
+                let snapshot = stored.advanced(byMs: Int(max(0, min(aliveAt - updatedAt, 86_400_000))))
+                var roomFrames: [StrokeLog.Frame] = []
+                for row in frames[code] ?? [] where row.generation == Int64(snapshot.canvasGeneration) {
+                    roomFrames += try PackedFrames.unpack(Array(row.ops.readableBytesView))
+                }
+                state.rooms.append(.init(snapshot: snapshot, frames: roomFrames))
+            } catch {
+                state.unreadable.append((code, "\(error)"))
+            }
+        }
+        return state
+    }
+}

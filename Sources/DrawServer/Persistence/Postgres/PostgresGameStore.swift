@@ -1,0 +1,319 @@
+import Canvas
+import Logging
+import PostgresNIO
+import Rooms
+import ServiceLifecycle
+import Synchronization
+
+/// The PostgreSQL store (`serve --store postgres://...`): the same records as the SQLite
+/// `PersistenceWriter`, batched the same way (the hot path only appends to a list under a
+/// lock; a commit every `interval`), so several nodes can share one database.
+///
+/// Every room write is fenced by the room's lease (`LeaseKeeper`, `PostgresLeases`): a
+/// room is claimed the first time it is written, its rows carry the lease's epoch, and a
+/// batch writes a room only while the store still has this node's epoch for it (checked
+/// under a row lock in the batch's transaction). A refused room is reported lost
+/// (`onRoomLost`) and the node stops running it.
+final class PostgresGameStore: GameStore, Service {
+    struct Configuration: Sendable {
+        /// The longest a change waits before it is committed.
+        var interval: Duration = .milliseconds(75)
+        /// Commit early once this many changes are waiting.
+        var maxBatch = 2_000
+        /// Finished turns kept (with their stroke logs); older ones are deleted.
+        var turnRetention = 5_000
+        /// Changes kept for the next commit while the database is unreachable; past this,
+        /// the oldest are dropped (and logged).
+        var maxRetainedChanges = 200_000
+        var leases = LeaseKeeper.Configuration()
+    }
+
+    enum Change: Sendable {
+        indirect case player(PlayerRecord)
+        indirect case room(RoomSnapshot)
+        case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
+        case roomClosed(RoomCode)
+        indirect case turn(TurnRecord)
+        indirect case game(GameRecord)
+        /// Not a change: resumed once everything queued before it was tried.
+        case flushed(CheckedContinuation<Void, Never>)
+
+        var room: RoomCode? {
+            switch self {
+            case .room(let snapshot): RoomCode(parsing: snapshot.code)
+            case .frame(let room, _, _), .roomClosed(let room): room
+            case .turn(let record): record.roomCode
+            case .game(let record): record.roomCode
+            case .player, .flushed: nil
+            }
+        }
+    }
+
+    private struct Pending: Sendable {
+        var changes: [Change] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        var urgent = false
+        var stopped = false
+    }
+
+    let url: PostgresStoreURL
+    let nodeID: String
+    let configuration: Configuration
+    let logger: Logger
+    let client: PostgresClient
+    let leases: PostgresLeases
+    let clock = ServerClock()
+    private let clientTask: Task<Void, Never>
+    private let pending = Mutex(Pending())
+    let keeper: Mutex<LeaseKeeper>
+    private let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
+    private let totals = Mutex(Statistics())
+
+    struct Statistics: Sendable, Equatable {
+        var commits = 0
+        var failedCommits = 0
+        var changes = 0
+        var fencedRooms = 0
+        var droppedChanges = 0
+    }
+
+    var statistics: Statistics { totals.withLock { $0 } }
+
+    /// Connects, brings the schema up to date (safe when several nodes start at once) and
+    /// starts the connection pool. Fails with a one-line reason when the database cannot
+    /// be reached or refuses.
+    static func open(
+        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), logger: Logger
+    ) async throws(StoreOpenError) -> PostgresGameStore {
+        // One plain connection first: the pool retries forever, this fails at once.
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw StoreOpenError(store: url.description, reason: "cannot connect: \(StoreOpenError.reason(error))")
+        }
+        do {
+            try await PostgresSchema.migrate(connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw StoreOpenError(store: url.description, reason: "migration failed: \(StoreOpenError.reason(error))")
+        }
+        try? await connection.close()
+        return PostgresGameStore(url: url, nodeID: nodeID, configuration: configuration, logger: logger)
+    }
+
+    private init(url: PostgresStoreURL, nodeID: String, configuration: Configuration, logger: Logger) {
+        self.url = url
+        self.nodeID = nodeID
+        self.configuration = configuration
+        self.logger = logger
+        var options = url.clientConfiguration
+        options.options.maximumConnections = 4
+        let client = PostgresClient(configuration: options, backgroundLogger: logger)
+        self.client = client
+        self.clientTask = Task { await client.run() }
+        self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
+        self.keeper = Mutex(LeaseKeeper(configuration: configuration.leases))
+    }
+
+    /// Called (off every lock) for each room whose lease this node lost.
+    func onRoomLost(_ handler: @escaping @Sendable (RoomCode) -> Void) {
+        lostHandler.withLock { $0 = handler }
+    }
+
+    /// Stops the pool; for tests that open several stores (the server's own store stops
+    /// when its `run` ends).
+    func close() { clientTask.cancel() }
+
+    // MARK: - GameStore (called under room and session locks; never blocks)
+
+    func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
+    func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
+    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
+        enqueue(.frame(room: room, generation: generation, frame: frame))
+    }
+    func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
+    func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
+    func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
+
+    private func enqueue(_ change: Change) {
+        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            p.changes.append(change)
+            guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
+            p.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    // MARK: - The writer loop
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var lastBeat = ContinuousClock.now
+            while !Task.isCancelled {
+                await self.waitForBatch()
+                await self.tickLeases()
+                await self.commitPending()
+                // Every commit stamps the node's alive_at; an idle node stamps it at least
+                // once a second, so a crashed node's rooms know how long they ran.
+                if ContinuousClock.now - lastBeat >= .seconds(1) {
+                    await self.heartbeat()
+                    lastBeat = ContinuousClock.now
+                }
+            }
+        }
+        await commitPending()
+        pending.withLock { $0.stopped = true }
+        await commitPending()
+        // Hand the rooms over at once instead of letting their leases run out.
+        let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
+        await perform(releases)
+        clientTask.cancel()
+    }
+
+    /// Returns once everything queued so far was tried (committed, or kept for a retry
+    /// when the database is unreachable).
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
+                guard !p.stopped else { return (true, nil) }
+                p.changes.append(.flushed(continuation))
+                p.urgent = true
+                defer { p.waiter = nil }
+                return (false, p.waiter)
+            }
+            if stopped { continuation.resume() }
+            waiter?.resume()
+        }
+    }
+
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+
+    private func waitForBatch() async {
+        if pending.withLock({ isDue($0) }) { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: self.configuration.interval) }
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = self.pending.withLock { p -> Bool in
+                        if self.isDue(p) { return true }
+                        p.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            await group.next()
+            group.cancelAll()
+            let waiter = self.pending.withLock { p -> CheckedContinuation<Void, Never>? in
+                defer { p.waiter = nil }
+                return p.waiter
+            }
+            waiter?.resume()
+            await group.waitForAll()
+        }
+    }
+
+    /// Only the writer loop commits, so batches reach the database in order.
+    func commitPending() async {
+        let batch = pending.withLock { p -> [Change] in
+            p.urgent = false
+            defer { p.changes = [] }
+            return p.changes
+        }
+        guard !batch.isEmpty else { return }
+        let changes = batch.filter { if case .flushed = $0 { false } else { true } }
+        if !changes.isEmpty {
+            let committed = await write(changes)
+            totals.withLock { t in
+                if committed { t.commits += 1; t.changes += changes.count } else { t.failedCommits += 1 }
+            }
+        }
+        for case .flushed(let continuation) in batch { continuation.resume() }
+    }
+
+    /// Puts changes that could not be committed back in front of the queue, for the next
+    /// commit; the oldest past `maxRetainedChanges` are dropped.
+    func retain(_ changes: [Change]) {
+        let dropped = pending.withLock { p -> Int in
+            p.changes = changes + p.changes
+            let excess = p.changes.count - configuration.maxRetainedChanges
+            guard excess > 0 else { return 0 }
+            p.changes.removeFirst(excess)
+            return excess
+        }
+        if dropped > 0 {
+            totals.withLock { $0.droppedChanges += dropped }
+            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped)"])
+        }
+    }
+
+    func countFenced(_ rooms: Int) { totals.withLock { $0.fencedRooms += rooms } }
+
+    func heartbeat() async {
+        do {
+            try await client.query("""
+                INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
+                ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
+                """, logger: logger)
+        } catch {
+            logger.error("store heartbeat failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
+    /// Renews the leases that are due and reports the ones that ran out.
+    func tickLeases() async {
+        let actions = keeper.withLock { $0.tick(now: clock.now) }
+        await perform(actions)
+    }
+
+    /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
+    func perform(_ actions: [LeaseAction]) async {
+        var renewals: [(RoomCode, Int64)] = []
+        var lost: [RoomCode] = []
+        for action in actions {
+            switch action {
+            case .acquire(let code):
+                let result = await leases.acquire(code)
+                let more = keeper.withLock { k -> [LeaseAction] in
+                    switch result {
+                    case .acquired(let epoch): return k.acquired(code, epoch: epoch)
+                    case .heldElsewhere: return k.refused(code)
+                    case .failed:
+                        k.acquireFailed(code)
+                        return []
+                    }
+                }
+                await perform(more)
+            case .renew(let code, let epoch):
+                renewals.append((code, epoch))
+            case .release(let code, let epoch):
+                await leases.release(code, epoch: epoch)
+            case .lost(let code, let epoch):
+                logger.warning("room lease lost: this node stops running the room", metadata: [
+                    "room": "\(code)", "epoch": "\(epoch.map(String.init) ?? "none")", "node": "\(nodeID)",
+                ])
+                lost.append(code)
+            }
+        }
+        if !renewals.isEmpty {
+            let outcome = await leases.renew(renewals)
+            let more = keeper.withLock { k -> [LeaseAction] in
+                var more: [LeaseAction] = []
+                for (code, epoch) in renewals {
+                    switch outcome {
+                    case .some(let renewed) where renewed.contains(code): k.renewed(code, epoch: epoch)
+                    case .some: more += k.renewRefused(code, epoch: epoch)
+                    case .none: k.renewFailed(code, epoch: epoch)
+                    }
+                }
+                return more
+            }
+            await perform(more)
+        }
+        if !lost.isEmpty, let handler = lostHandler.withLock({ $0 }) {
+            for code in lost { handler(code) }
+        }
+    }
+}

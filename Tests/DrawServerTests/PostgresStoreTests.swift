@@ -1,0 +1,172 @@
+import Canvas
+import Foundation
+import Logging
+import Rooms
+import Synchronization
+import Testing
+@testable import DrawServer
+
+@Suite("PostgreSQL store", .serialized, .enabled(if: TestPostgres.isAvailable, TestPostgres.skipped), .timeLimit(.minutes(2)))
+struct PostgresStoreTests {
+    let logger = TestPostgres.logger
+
+    func open(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> PostgresGameStore {
+        var configuration = PostgresGameStore.Configuration()
+        configuration.leases = LeaseKeeper.Configuration(durationMs: leaseMs, renewAfterMs: leaseMs / 3, safetyMarginMs: leaseMs / 10)
+        return try await PostgresGameStore.open(url: url, nodeID: node, configuration: configuration, logger: logger)
+    }
+
+    func frames(_ count: Int, from start: Int = 0) -> [StrokeLog.Frame] {
+        (start..<start + count).map { n in
+            StrokeLog.Frame(at: n * 10, bytes: strokeBytes(from: Point(x: Int32(n % 500), y: 3), to: Point(x: 400, y: Int32(n % 300))))
+        }
+    }
+
+    @Test func migrationsAreSafeWhenNodesStartAtOnce() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let stores = try await withThrowingTaskGroup(of: PostgresGameStore.self) { group in
+            for node in ["n1", "n2", "n3", "n4"] { group.addTask { try await self.open(url, node: node) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stores.count == 4)
+        let applied = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM drawserver_migrations")
+        #expect(applied == Int64(PostgresSchema.migrations.count))
+        for store in stores { store.close() }
+    }
+
+    @Test func roomsPlayersAndStrokesSurviveARestart() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let first = try await open(url, node: "solo")
+        let room = StrokeStorageTests.drawingRoom("PGAAAA")
+        let closing = StrokeStorageTests.drawingRoom("PGBBBB")
+        let now = Timestamp(milliseconds: 1_000)
+        first.playerChanged(PlayerRecord(id: PlayerID("ada"), name: "Ada", tokenHash: "hash-ada", lastSeen: now))
+        first.roomChanged(room.snapshot(now: now))
+        first.roomChanged(closing.snapshot(now: now))
+        let sent = frames(250)
+        for (n, frame) in sent.enumerated() {
+            first.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame)
+            // Several batches, so the room's frames span several packed rows.
+            if n % 100 == 99 { await first.commitPending() }
+        }
+        first.roomClosed(closing.code)
+        await first.commitPending()
+        #expect(first.statistics.failedCommits == 0)
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = 'PGBBBB'") == 0, "a closed room is deleted")
+        first.close()
+
+        // The same node after a crash: it takes its own leases back at a higher epoch.
+        let second = try await open(url, node: "solo")
+        let stored = try await second.load()
+        #expect(stored.players.map(\.id) == ["ada"])
+        #expect(stored.players.first?.tokenHash == "hash-ada")
+        #expect(stored.unreadable.isEmpty)
+        let back = try #require(stored.rooms.first)
+        #expect(stored.rooms.count == 1)
+        #expect(back.snapshot.code == "PGAAAA")
+        #expect(back.snapshot.members == room.snapshot(now: now).members)
+        #expect(back.frames == sent, "every frame, in order")
+        #expect(second.keeper.withLock { $0.epoch(of: room.code) } == 2)
+        second.close()
+    }
+
+    @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let a = try await open(url, node: "node-a", leaseMs: 800)
+        let b = try await open(url, node: "node-b", leaseMs: 800)
+        let lostOnA = LostRooms()
+        let lostOnB = LostRooms()
+        a.onRoomLost { lostOnA.add($0) }
+        b.onRoomLost { lostOnB.add($0) }
+        var room = StrokeStorageTests.drawingRoom("PGCCCC")
+        let now = Timestamp(milliseconds: 1_000)
+
+        // A writes first and so claims the room.
+        a.roomChanged(room.snapshot(now: now))
+        a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1)[0])
+        await a.commitPending()
+        #expect(a.keeper.withLock { $0.epoch(of: room.code) } == 1)
+        #expect(await b.leases.acquire(room.code) == .heldElsewhere, "only one node holds the lease")
+
+        // B's writes for A's room are refused before they reach the table.
+        b.roomChanged(room.snapshot(now: now))
+        await b.commitPending()
+        #expect(lostOnB.rooms == [room.code])
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-a")
+
+        // A stops renewing (a paused process): once the lease expires B takes over with a
+        // higher epoch.
+        var takenAt: Int64?
+        try await waitUntil(seconds: 20) {
+            if case .acquired(let epoch) = await b.leases.acquire(room.code) { takenAt = epoch }
+            return takenAt != nil
+        }
+        #expect(takenAt == 2)
+        b.keeper.withLock { k in
+            k.forget(room.code)
+            _ = k.want(room.code, now: b.clock.now)
+            _ = k.acquired(room.code, epoch: 2)
+        }
+        _ = room.handle(.chat("hello from b"), from: PlayerID("bob"), now: now + 10)
+        b.roomChanged(room.snapshot(now: now + 10))
+        await b.commitPending()
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-b")
+        #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = 'PGCCCC'") == 2)
+        let strokeRows = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke WHERE room_code = 'PGCCCC'")
+
+        // A wakes up and writes with its stale epoch: refused, and A gives the room up.
+        a.roomChanged(room.snapshot(now: now + 20))
+        a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1, from: 7)[0])
+        a.roomClosed(room.code)
+        await a.commitPending()
+        #expect(lostOnA.rooms == [room.code])
+        #expect(a.statistics.fencedRooms == 1)
+        #expect(a.keeper.withLock { $0.isLost(room.code) })
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-b", "the stale close deleted nothing")
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke WHERE room_code = 'PGCCCC'") == strokeRows)
+        // Later writes from A for the room are dropped without asking the store.
+        a.roomChanged(room.snapshot(now: now + 30))
+        await a.commitPending()
+        #expect(a.statistics.fencedRooms == 1)
+
+        // The lease's SQL: only the holder at its epoch renews.
+        #expect(await b.leases.renew([(room.code, 2)]) == [room.code])
+        #expect(await a.leases.renew([(room.code, 1)]) == [])
+        #expect(await b.leases.renew([(room.code, 1)]) == [])
+        a.close()
+        b.close()
+    }
+}
+
+/// Rooms a store reported lost, in order.
+final class LostRooms: Sendable {
+    private let value = Mutex<[RoomCode]>([])
+    func add(_ code: RoomCode) { value.withLock { $0.append(code) } }
+    var rooms: [RoomCode] { value.withLock { $0 } }
+}
+
+@Suite("drawserver serve --store postgres://", .serialized, .timeLimit(.minutes(3)))
+struct PostgresServeTests {
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await PersistenceTests.crashMidTurnAndRestart(store: ["--store", "\(url)", "--node-id", "crash-node"])
+        #expect(try await TestPostgres.integer(url, "SELECT MAX(epoch) FROM room_leases") == 2, "the restarted node took its room back at a new epoch")
+    }
+
+    @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
+        // Port 1 on loopback: nothing listens there.
+        let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])
+        #expect(status != 0)
+        let reason = output.split(separator: "\n").filter { $0.contains("cannot start") }
+        #expect(reason.count == 1, "one line: \(output)")
+        #expect(reason.first?.contains("postgres://drawserver@127.0.0.1:1/drawserver") == true)
+        #expect(reason.first?.contains("cannot connect") == true)
+    }
+
+    @Test func aStoreURLThatIsNotPostgresIsRefused() async throws {
+        let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "mysql://root@127.0.0.1/x"])
+        #expect(status != 0)
+        #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
+    }
+}
