@@ -154,6 +154,34 @@ struct PostgresServeTests {
         #expect(try await TestPostgres.integer(url, "SELECT MAX(epoch) FROM room_leases") == 2, "the restarted node took its room back at a new epoch")
     }
 
+    /// Another node takes a running room's lease over (as after this node paused past the
+    /// expiry): the node's next renewal is refused, it stops running the room and sends its
+    /// players to reconnect, and writes nothing more for it.
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func aNodeThatLosesARoomsLeaseStopsRunningIt() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let token = PersistenceTests.token
+        let server = try await ServerProcess(["--store", "\(url)", "--node-id", "node-a", "--moderator-token", token, "--seed", "5", "--web-root", "web-static"])
+        let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        let code = try await seat(ada, [bob])
+        try await waitUntil {
+            try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = '\(code)' AND node_id = 'node-a' AND epoch = 1") == 1
+        }
+        try await TestPostgres.execute(url, """
+            UPDATE room_leases SET node_id = 'node-b', epoch = epoch + 1, expires_at = now() + interval '1 minute' WHERE code = '\(code)'
+            """)
+        #expect(await ada.closeCode() == 1012)
+        #expect(await bob.closeCode() == 1012)
+        let reply = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: token)
+        #expect(reply.status == 404, "the node no longer runs the room")
+        #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = '\(code)'") == 1, "nor writes it")
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room_leases WHERE code = '\(code)'") == "node-b")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+    }
+
     @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
         // Port 1 on loopback: nothing listens there.
         let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])

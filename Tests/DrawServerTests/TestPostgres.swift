@@ -35,6 +35,12 @@ enum TestPostgres {
         return result
     }
 
+    static func execute(_ url: PostgresStoreURL, _ sql: String) async throws {
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 3, logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        try await connection.close()
+    }
+
     static func integer(_ url: PostgresStoreURL, _ sql: String) async throws -> Int64? {
         try await value(url, sql, as: Int64.self)
     }
