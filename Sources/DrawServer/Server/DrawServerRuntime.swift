@@ -43,6 +43,10 @@ final class DrawServerRuntime: Sendable {
             self.server = server
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { [weak server] code in server?.abandon(code) }
+            postgres.onDirectory { [weak server] owners, players in
+                server?.remoteRooms.replace(owners)
+                server?.adopt(players)
+            }
         } else if let path = configuration.databasePath {
             let database = try GameDatabase(path: path)
             let writer = PersistenceWriter(database: database, configuration: configuration.persistence, metrics: metrics, logger: logger)

@@ -37,7 +37,14 @@ extension GameServer {
             }
         }
         switch found {
-        case .failure(let error): return error
+        case .failure(let error):
+            // Run by another node: the client reconnects there (through the balancer) and
+            // joins again.
+            if error.code == .roomNotFound, let code = RoomCode(parsing: text), let node = remoteRooms.owner(of: code) {
+                outbox.sendText(RemoteRooms.redirectMessage(room: code, node: node))
+                return nil
+            }
+            return error
         case .success(let (room, name)): return room.join(player, name: name, outbox: outbox)
         }
     }

@@ -19,6 +19,8 @@ final class GameServer: Sendable {
     let clock = ServerClock()
     let logger: Logger
     let store: any GameStore
+    /// Rooms other nodes run (several nodes on one store); empty on a single node.
+    let remoteRooms = RemoteRooms()
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     let writeSchedulers = EventLoopWriteSchedulers()
@@ -184,6 +186,17 @@ final class GameServer: Sendable {
         directory.withLock { d in
             // A closed room may still report once; it must not come back to life.
             if d.rooms[summary.code] != nil { d.lobby.update(summary) }
+        }
+    }
+
+    /// Players other nodes stored since this node last looked: their tokens resume here
+    /// too (a client that follows a `redirect` says hello here with its token).
+    func adopt(_ players: [StoredState.Player]) {
+        let now = clock.now
+        directory.withLock { d in
+            for player in players where d.lobby.players[PlayerID(player.id)] == nil {
+                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+            }
         }
     }
 

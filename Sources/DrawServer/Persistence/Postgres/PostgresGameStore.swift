@@ -26,6 +26,9 @@ final class PostgresGameStore: GameStore, Service {
         /// the oldest are dropped (and logged).
         var maxRetainedChanges = 200_000
         var leases = LeaseKeeper.Configuration()
+        /// How often the node reads which rooms the other nodes run, and the players they
+        /// stored (for `redirect` and resuming tokens across nodes).
+        var directoryInterval: Duration = .milliseconds(500)
     }
 
     enum Change: Sendable {
@@ -67,6 +70,7 @@ final class PostgresGameStore: GameStore, Service {
     private let pending = Mutex(Pending())
     let keeper: Mutex<LeaseKeeper>
     private let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
+    private let directoryHandler = Mutex<(@Sendable ([RoomCode: String], [StoredState.Player]) -> Void)?>(nil)
     private let totals = Mutex(Statistics())
 
     struct Statistics: Sendable, Equatable {
@@ -121,6 +125,34 @@ final class PostgresGameStore: GameStore, Service {
         lostHandler.withLock { $0 = handler }
     }
 
+    /// Called from the writer loop with the rooms other live nodes run (code to node id)
+    /// and the players stored recently.
+    func onDirectory(_ handler: @escaping @Sendable ([RoomCode: String], [StoredState.Player]) -> Void) {
+        directoryHandler.withLock { $0 = handler }
+    }
+
+    /// Reads the other nodes' rooms and recent players and hands them to the handler.
+    func refreshDirectory(playersSince: Int64) async {
+        guard let handler = directoryHandler.withLock({ $0 }) else { return }
+        do {
+            var owners: [RoomCode: String] = [:]
+            for try await (code, node) in try await client.query("""
+                SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
+                """, logger: logger).decode((String, String).self) {
+                if let code = RoomCode(parsing: code) { owners[code] = node }
+            }
+            var players: [StoredState.Player] = []
+            for try await (id, name, tokenHash) in try await client.query("""
+                SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)
+                """, logger: logger).decode((String, String, String).self) {
+                players.append(.init(id: id, name: name, tokenHash: tokenHash))
+            }
+            handler(owners, players)
+        } catch {
+            logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
     /// Stops the pool; for tests that open several stores (the server's own store stops
     /// when its `run` ends).
     func close() { clientTask.cancel() }
@@ -151,6 +183,8 @@ final class PostgresGameStore: GameStore, Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var lastBeat = ContinuousClock.now
+            var lastDirectory = ContinuousClock.now
+            var playersSince = GameDatabase.wallClockMs - 5_000
             while !Task.isCancelled {
                 await self.waitForBatch()
                 await self.tickLeases()
@@ -160,6 +194,14 @@ final class PostgresGameStore: GameStore, Service {
                 if ContinuousClock.now - lastBeat >= .seconds(1) {
                     await self.heartbeat()
                     lastBeat = ContinuousClock.now
+                }
+                if ContinuousClock.now - lastDirectory >= self.configuration.directoryInterval {
+                    // Players from a few seconds back as well: the nodes' wall clocks stamp
+                    // last_seen_at and need not agree exactly.
+                    let since = GameDatabase.wallClockMs - 5_000
+                    await self.refreshDirectory(playersSince: playersSince)
+                    playersSince = since
+                    lastDirectory = ContinuousClock.now
                 }
             }
         }

@@ -1,0 +1,20 @@
+import Rooms
+import Synchronization
+
+/// The rooms other live nodes run, from the shared store (refreshed by the store every
+/// `PostgresGameStore.Configuration.directoryInterval`): a `join` for one of them is
+/// answered with a `redirect` to its node. Empty on a single node.
+final class RemoteRooms: Sendable {
+    private let owners = Mutex<[RoomCode: String]>([:])
+
+    func owner(of code: RoomCode) -> String? { owners.withLock { $0[code] } }
+
+    func replace(_ new: [RoomCode: String]) { owners.withLock { $0 = new } }
+
+    /// `{"t":"redirect","room":CODE,"node":NODE,"path":"/ws?node=NODE"}` (docs/PROTOCOL.md).
+    /// Codes and node ids are plain ASCII without quotes or escapes (`RoomCode`,
+    /// `ServeCommand.isNodeID`), so they are written as they are.
+    static func redirectMessage(room: RoomCode, node: String) -> [UInt8] {
+        Array(#"{"t":"redirect","room":"\#(room.rawValue)","node":"\#(node)","path":"/ws?node=\#(node)"}"#.utf8)
+    }
+}
