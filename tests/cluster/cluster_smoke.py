@@ -1,6 +1,7 @@
 """Two drawserver nodes on one PostgreSQL behind HAProxy (scripts/cluster): a room made on
 one node is joined by code from a player connected to the other, through the balancer,
-by following the server's `redirect` (docs/PROTOCOL.md, docs/CLUSTER.md).
+by following the server's `redirect`, after finding it in the other node's public room
+list (docs/PROTOCOL.md, docs/CLUSTER.md).
 
 Usage: python3 tests/cluster/cluster_smoke.py BALANCER_URL   (prints '1 passed, 0 failed')
 """
@@ -47,7 +48,18 @@ def main(base):
     guest.send(json.dumps({"t": "hello", "name": "Bob"}))
     welcome = next_message(guest, "welcome")
     token, player = welcome["token"], welcome["playerId"]
-    # node2 learns which node runs the room from the store (leases, read every 0.5 s).
+    # node2 learns which node runs the room from the store (leases, read every 0.5 s):
+    # the public room list covers both nodes.
+    deadline = time.monotonic() + 10
+    while True:
+        guest.send(json.dumps({"t": "rooms"}))
+        listed = next_message(guest, "rooms")["rooms"]
+        if any(r["code"] == code for r in listed):
+            break
+        assert time.monotonic() < deadline, f"room {code} never listed on node2: {listed}"
+        time.sleep(0.2)
+    entry = next(r for r in listed if r["code"] == code)
+    assert entry["name"] == "Across" and entry["players"] == 1, entry
     redirect = None
     deadline = time.monotonic() + 10
     while redirect is None:

@@ -5,11 +5,20 @@ import Synchronization
 /// `PostgresGameStore.Configuration.directoryInterval`): a `join` for one of them is
 /// answered with a `redirect` to its node. Empty on a single node.
 final class RemoteRooms: Sendable {
-    private let owners = Mutex<[RoomCode: String]>([:])
+    struct Directory: Sendable {
+        /// Room code to the id of the node that runs it.
+        var owners: [RoomCode: String] = [:]
+        /// Their public rooms, for the room list.
+        var publicRooms: [RoomSummary] = []
+    }
 
-    func owner(of code: RoomCode) -> String? { owners.withLock { $0[code] } }
+    private let directory = Mutex(Directory())
 
-    func replace(_ new: [RoomCode: String]) { owners.withLock { $0 = new } }
+    func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
+
+    var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }
+
+    func replace(_ new: Directory) { directory.withLock { $0 = new } }
 
     /// `{"t":"redirect","room":CODE,"node":NODE,"path":"/ws?node=NODE"}` (docs/PROTOCOL.md).
     /// Codes and node ids are plain ASCII without quotes or escapes (`RoomCode`,

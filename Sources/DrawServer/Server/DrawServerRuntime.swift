@@ -43,8 +43,8 @@ final class DrawServerRuntime: Sendable {
             self.server = server
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { [weak server] code in server?.abandon(code) }
-            postgres.onDirectory { [weak server] owners, players in
-                server?.remoteRooms.replace(owners)
+            postgres.onDirectory { [weak server] directory, players in
+                server?.remoteRooms.replace(directory)
                 server?.adopt(players)
             }
         } else if let path = configuration.databasePath {

@@ -101,5 +101,9 @@ extension GameServer {
         return nil
     }
 
-    func publicRooms() -> [RoomSummary] { withLobby { $0.publicRooms() } }
+    /// This node's public rooms and, on a shared store, the other nodes'.
+    func publicRooms() -> [RoomSummary] {
+        let remote = remoteRooms.publicRooms
+        return withLobby { remote.isEmpty ? $0.publicRooms() : $0.publicRooms(including: remote) }
+    }
 }

@@ -155,11 +155,14 @@ private struct Batch {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var (codes, names, publics, phases, generations, states, roomEpochs) = ([String](), [String](), [Bool](), [String](), [Int64](), [String](), [Int64]())
+        var (seated, seats) = ([Int](), [Int]())
         for (code, snapshot) in snapshots.sorted(by: { $0.key < $1.key }) where !closed.contains(code) {
             guard let room = RoomCode(parsing: code), let epoch = epochs[room] else { continue }
             codes.append(code)
             names.append(snapshot.name)
             publics.append(snapshot.isPublic)
+            seated.append(snapshot.members.count(where: { !$0.spectator }))
+            seats.append(snapshot.settings.maxPlayers)
             phases.append(snapshot.phase.phase.rawValue)
             generations.append(Int64(snapshot.canvasGeneration))
             states.append(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
@@ -167,12 +170,13 @@ private struct Batch {
         }
         guard !codes.isEmpty else { return [] }
         let rows = try await connection.query("""
-            INSERT INTO room AS r (code, name, public, phase, canvas_generation, state, updated_at, node_id, epoch)
-            SELECT u.code, u.name, u.public, u.phase, u.generation, u.state, \(now), \(node), u.epoch
-            FROM UNNEST(\(codes)::text[], \(names)::text[], \(publics)::boolean[], \(phases)::text[],
-                        \(generations)::bigint[], \(states)::text[], \(roomEpochs)::bigint[])
-                AS u(code, name, public, phase, generation, state, epoch)
-            ON CONFLICT (code) DO UPDATE SET name = excluded.name, public = excluded.public, phase = excluded.phase,
+            INSERT INTO room AS r (code, name, public, players, max_players, phase, canvas_generation, state, updated_at, node_id, epoch)
+            SELECT u.code, u.name, u.public, u.players, u.max_players, u.phase, u.generation, u.state, \(now), \(node), u.epoch
+            FROM UNNEST(\(codes)::text[], \(names)::text[], \(publics)::boolean[], \(seated)::integer[], \(seats)::integer[],
+                        \(phases)::text[], \(generations)::bigint[], \(states)::text[], \(roomEpochs)::bigint[])
+                AS u(code, name, public, players, max_players, phase, generation, state, epoch)
+            ON CONFLICT (code) DO UPDATE SET name = excluded.name, public = excluded.public, players = excluded.players,
+                max_players = excluded.max_players, phase = excluded.phase,
                 canvas_generation = excluded.canvas_generation, state = excluded.state, updated_at = excluded.updated_at,
                 node_id = excluded.node_id, epoch = excluded.epoch
             WHERE r.epoch <= excluded.epoch

@@ -70,7 +70,7 @@ final class PostgresGameStore: GameStore, Service {
     private let pending = Mutex(Pending())
     let keeper: Mutex<LeaseKeeper>
     private let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
-    private let directoryHandler = Mutex<(@Sendable ([RoomCode: String], [StoredState.Player]) -> Void)?>(nil)
+    private let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
     private let totals = Mutex(Statistics())
 
     struct Statistics: Sendable, Equatable {
@@ -125,9 +125,9 @@ final class PostgresGameStore: GameStore, Service {
         lostHandler.withLock { $0 = handler }
     }
 
-    /// Called from the writer loop with the rooms other live nodes run (code to node id)
-    /// and the players stored recently.
-    func onDirectory(_ handler: @escaping @Sendable ([RoomCode: String], [StoredState.Player]) -> Void) {
+    /// Called from the writer loop with the rooms other live nodes run and the players
+    /// stored recently.
+    func onDirectory(_ handler: @escaping @Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void) {
         directoryHandler.withLock { $0 = handler }
     }
 
@@ -135,11 +135,18 @@ final class PostgresGameStore: GameStore, Service {
     func refreshDirectory(playersSince: Int64) async {
         guard let handler = directoryHandler.withLock({ $0 }) else { return }
         do {
-            var owners: [RoomCode: String] = [:]
+            var directory = RemoteRooms.Directory()
             for try await (code, node) in try await client.query("""
                 SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
                 """, logger: logger).decode((String, String).self) {
-                if let code = RoomCode(parsing: code) { owners[code] = node }
+                if let code = RoomCode(parsing: code) { directory.owners[code] = node }
+            }
+            for try await (code, name, players, maxPlayers, phase) in try await client.query("""
+                SELECT r.code, r.name, r.players, r.max_players, r.phase FROM room r JOIN room_leases l ON l.code = r.code
+                WHERE r.public AND l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
+                """, logger: logger).decode((String, String, Int, Int, String).self) {
+                guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
+                directory.publicRooms.append(RoomSummary(code: room, name: name, isPublic: true, players: players, maxPlayers: maxPlayers, phase: phase))
             }
             var players: [StoredState.Player] = []
             for try await (id, name, tokenHash) in try await client.query("""
@@ -147,7 +154,7 @@ final class PostgresGameStore: GameStore, Service {
                 """, logger: logger).decode((String, String, String).self) {
                 players.append(.init(id: id, name: name, tokenHash: tokenHash))
             }
-            handler(owners, players)
+            handler(directory, players)
         } catch {
             logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
         }

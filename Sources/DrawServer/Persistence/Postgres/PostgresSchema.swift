@@ -25,6 +25,8 @@ enum PostgresSchema {
                 code TEXT PRIMARY KEY,
                 name TEXT NOT NULL,
                 public BOOLEAN NOT NULL,
+                players INTEGER NOT NULL,
+                max_players INTEGER NOT NULL,
                 phase TEXT NOT NULL,
                 canvas_generation BIGINT NOT NULL,
                 state TEXT NOT NULL,
