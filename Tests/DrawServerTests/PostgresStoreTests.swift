@@ -182,6 +182,45 @@ struct PostgresServeTests {
         #expect(await server.waitForExit(seconds: 15) == 0)
     }
 
+    /// Two nodes on one store, without a balancer: a token made on one resumes on the other
+    /// at once (the other asks the store), and a join there for the first node's room is
+    /// answered with a redirect to it.
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func twoNodesShareTokensAndRedirectJoins() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static"])
+        let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static"])
+        let ada = TestClient.connect(port: one.port)
+        try await ada.hello("Ada")
+        let code = try await seat(ada, [])
+        let bob = TestClient.connect(port: one.port)
+        try await bob.hello("Bob")
+        // Straight away on the other node, with the token: the same player.
+        let moved = TestClient.connect(port: two.port)
+        let welcome = try await moved.hello("Bob", token: bob.token)
+        #expect(welcome["resumed"]?.boolValue == true)
+        #expect(welcome["playerId"]?.stringValue == bob.playerID)
+        // Node two learns within its directory interval (0.5 s) that node one runs the room.
+        var redirect: [String: JSONValue] = [:]
+        try await waitUntil {
+            moved.send(#"{"t":"join","code":"\#(code)"}"#)
+            guard let event = await moved.nextEvent(), case .json(.object(let reply)) = event else { return false }
+            if reply["t"]?.stringValue == "redirect" { redirect = reply }
+            return !redirect.isEmpty
+        }
+        #expect(redirect["room"]?.stringValue == code)
+        #expect(redirect["node"]?.stringValue == "one")
+        #expect(redirect["path"]?.stringValue == "/ws?node=one")
+        // The room list of node two shows node one's public room.
+        moved.send(#"{"t":"rooms"}"#)
+        let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+        #expect(listed.contains(code))
+        one.signal(SIGTERM)
+        two.signal(SIGTERM)
+        #expect(await one.waitForExit(seconds: 15) == 0)
+        #expect(await two.waitForExit(seconds: 15) == 0)
+    }
+
     @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
         // Port 1 on loopback: nothing listens there.
         let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])

@@ -46,6 +46,7 @@ export class Connection extends EventTarget {
     this.stopped = true;
     this.welcomed = false;
     this.pendingJoin = null; // room code to join after following a redirect
+    this.redirects = 0; // redirects followed since the last room reached
     this.streak = null; // close policy of the current run of reconnect attempts
     this.state = 'stopped';
     this.onOnline = () => {
@@ -136,6 +137,7 @@ export class Connection extends EventTarget {
           this.followRedirect(msg);
           return;
         }
+        if (msg.t === 'room') this.redirects = 0;
         if (msg.t === 'welcome') {
           this.welcomed = true;
           this.attempt = 0;
@@ -174,6 +176,13 @@ export class Connection extends EventTarget {
 
   followRedirect(msg) {
     if (typeof msg.path !== 'string' || !msg.path.startsWith('/ws?') || typeof msg.room !== 'string') return;
+    // A balancer that does not route ?node= would send us back and forth: give up after a
+    // few redirects without reaching a room.
+    if (this.redirects >= 3) {
+      this.dispatchEvent(new CustomEvent('message', { detail: { t: 'error', code: 'room_not_found', message: 'the room could not be reached', ref: 'join' } }));
+      return;
+    }
+    this.redirects++;
     const base = new URL(this.url);
     this.url = `${base.protocol}//${base.host}${msg.path}`;
     this.pendingJoin = msg.room;

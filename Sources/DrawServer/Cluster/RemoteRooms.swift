@@ -13,6 +13,19 @@ final class RemoteRooms: Sendable {
     }
 
     private let directory = Mutex(Directory())
+    private let playerLookup = Mutex<(@Sendable (String) async -> StoredState.Player?)?>(nil)
+
+    /// Set on a shared store: finds a player another node stored, by token hash.
+    func setPlayerLookup(_ lookup: @escaping @Sendable (String) async -> StoredState.Player?) {
+        playerLookup.withLock { $0 = lookup }
+    }
+
+    var looksUpPlayers: Bool { playerLookup.withLock { $0 != nil } }
+
+    func lookupPlayer(tokenHash: String) async -> StoredState.Player? {
+        guard let lookup = playerLookup.withLock({ $0 }) else { return nil }
+        return await lookup(tokenHash)
+    }
 
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
 

@@ -43,6 +43,7 @@ final class DrawServerRuntime: Sendable {
             self.server = server
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { [weak server] code in server?.abandon(code) }
+            server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
             postgres.onDirectory { [weak server] directory, players in
                 server?.remoteRooms.replace(directory)
                 server?.adopt(players)

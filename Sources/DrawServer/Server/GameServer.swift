@@ -189,6 +189,12 @@ final class GameServer: Sendable {
         }
     }
 
+    /// Whether this node knows the player holding `token`.
+    func knowsToken(_ token: String) -> Bool {
+        let hash = SHA256.hexHash(token)
+        return withLobby { $0.knows(tokenHash: hash) }
+    }
+
     /// Players other nodes stored since this node last looked: their tokens resume here
     /// too (a client that follows a `redirect` says hello here with its token).
     func adopt(_ players: [StoredState.Player]) {

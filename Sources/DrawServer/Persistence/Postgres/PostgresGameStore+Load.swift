@@ -5,6 +5,30 @@ import Rooms
 import Synchronization
 
 extension PostgresGameStore {
+    /// The player holding a token, by its hash, if any node stored it. A player who said
+    /// hello on another node a moment ago is in that node's next commit: asked again up to
+    /// `attempts` times, `pause` apart.
+    func player(tokenHash: String, attempts: Int = 4, pause: Duration = .milliseconds(50)) async -> StoredState.Player? {
+        for attempt in 0..<attempts {
+            if attempt > 0 { try? await Task.sleep(for: pause) }
+            if let found = await storedPlayer(tokenHash: tokenHash) { return found }
+        }
+        return nil
+    }
+
+    private func storedPlayer(tokenHash: String) async -> StoredState.Player? {
+        do {
+            for try await (id, name, hash) in try await client.query("""
+                SELECT id, name, token_hash FROM player WHERE token_hash = \(tokenHash)
+                """, logger: logger).decode((String, String, String).self) {
+                return .init(id: id, name: name, tokenHash: hash)
+            }
+        } catch {
+            logger.error("store player lookup failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+        return nil
+    }
+
     /// What this node runs at start-up: every player, and the stored rooms whose leases it
     /// can take (expired ones, unowned ones, and its own from before a restart), each taken
     /// with a new epoch in one statement. Rooms another live node holds are left to it.
