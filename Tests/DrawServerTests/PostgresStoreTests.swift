@@ -145,95 +145,116 @@ final class LostRooms: Sendable {
     var rooms: [RoomCode] { value.withLock { $0 } }
 }
 
-@Suite("drawserver serve --store postgres://", .serialized, .timeLimit(.minutes(3)))
-struct PostgresServeTests {
-    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
-    func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
-        let url = try await TestPostgres.freshDatabase()
-        try await PersistenceTests.crashMidTurnAndRestart(store: ["--store", "\(url)", "--node-id", "crash-node"])
-        #expect(try await TestPostgres.integer(url, "SELECT MAX(epoch) FROM room_leases") == 2, "the restarted node took its room back at a new epoch")
-    }
-
-    /// Another node takes a running room's lease over (as after this node paused past the
-    /// expiry): the node's next renewal is refused, it stops running the room and sends its
-    /// players to reconnect, and writes nothing more for it.
-    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
-    func aNodeThatLosesARoomsLeaseStopsRunningIt() async throws {
-        let url = try await TestPostgres.freshDatabase()
-        let token = PersistenceTests.token
-        let server = try await ServerProcess(["--store", "\(url)", "--node-id", "node-a", "--moderator-token", token, "--seed", "5", "--web-root", "web-static"])
-        let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
-        try await ada.hello("Ada")
-        try await bob.hello("Bob")
-        let code = try await seat(ada, [bob])
-        try await waitUntil {
-            try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = '\(code)' AND node_id = 'node-a' AND epoch = 1") == 1
+extension PersistenceTests {
+    /// Real server processes on PostgreSQL; nested in the serialized persistence suite so they
+    /// never compete with its crash tests for the machine.
+    @Suite("drawserver serve --store postgres://")
+    struct PostgresServeTests {
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            try await PersistenceTests.crashMidTurnAndRestart(store: ["--store", "\(url)", "--node-id", "crash-node"]) { code, player in
+                let score = try await TestPostgres.string(url, """
+                    SELECT m->>'score' FROM room, jsonb_array_elements(state::jsonb->'members') AS m
+                    WHERE code = '\(code)' AND m->>'id' = '\(player)'
+                    """)
+                return score.flatMap { Int($0) }
+            }
+            #expect(try await TestPostgres.integer(url, "SELECT MAX(epoch) FROM room_leases") == 2, "the restarted node took its room back at a new epoch")
         }
-        try await TestPostgres.execute(url, """
-            UPDATE room_leases SET node_id = 'node-b', epoch = epoch + 1, expires_at = now() + interval '1 minute' WHERE code = '\(code)'
-            """)
-        #expect(await ada.closeCode() == 1012)
-        #expect(await bob.closeCode() == 1012)
-        let reply = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: token)
-        #expect(reply.status == 404, "the node no longer runs the room")
-        #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = '\(code)'") == 1, "nor writes it")
-        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room_leases WHERE code = '\(code)'") == "node-b")
-        server.signal(SIGTERM)
-        #expect(await server.waitForExit(seconds: 15) == 0)
-    }
 
-    /// Two nodes on one store, without a balancer: a token made on one resumes on the other
-    /// at once (the other asks the store), and a join there for the first node's room is
-    /// answered with a redirect to it.
-    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
-    func twoNodesShareTokensAndRedirectJoins() async throws {
-        let url = try await TestPostgres.freshDatabase()
-        let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static"])
-        let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static"])
-        let ada = TestClient.connect(port: one.port)
-        try await ada.hello("Ada")
-        let code = try await seat(ada, [])
-        let bob = TestClient.connect(port: one.port)
-        try await bob.hello("Bob")
-        // Straight away on the other node, with the token: the same player.
-        let moved = TestClient.connect(port: two.port)
-        let welcome = try await moved.hello("Bob", token: bob.token)
-        #expect(welcome["resumed"]?.boolValue == true)
-        #expect(welcome["playerId"]?.stringValue == bob.playerID)
-        // Node two learns within its directory interval (0.5 s) that node one runs the room.
-        var redirect: [String: JSONValue] = [:]
-        try await waitUntil {
-            moved.send(#"{"t":"join","code":"\#(code)"}"#)
-            guard let event = await moved.nextEvent(), case .json(.object(let reply)) = event else { return false }
-            if reply["t"]?.stringValue == "redirect" { redirect = reply }
-            return !redirect.isEmpty
+        /// Another node takes a running room's lease over (as after this node paused past the
+        /// expiry): the node's next renewal is refused, it stops running the room and sends its
+        /// players to reconnect, and writes nothing more for it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aNodeThatLosesARoomsLeaseStopsRunningIt() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let token = PersistenceTests.token
+            let server = try await ServerProcess(["--store", "\(url)", "--node-id", "node-a", "--moderator-token", token, "--seed", "5", "--web-root", "web-static"])
+            let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [bob])
+            try await waitUntil {
+                try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = '\(code)' AND node_id = 'node-a' AND epoch = 1") == 1
+            }
+            try await TestPostgres.execute(url, """
+                UPDATE room_leases SET node_id = 'node-b', epoch = epoch + 1, expires_at = now() + interval '1 minute' WHERE code = '\(code)'
+                """)
+            #expect(await ada.closeCode() == 1012)
+            #expect(await bob.closeCode() == 1012)
+            let reply = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: token)
+            #expect(reply.status == 404, "the node no longer runs the room")
+            #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = '\(code)'") == 1, "nor writes it")
+            #expect(try await TestPostgres.string(url, "SELECT node_id FROM room_leases WHERE code = '\(code)'") == "node-b")
+            server.signal(SIGTERM)
+            #expect(await server.waitForExit(seconds: 15) == 0)
         }
-        #expect(redirect["room"]?.stringValue == code)
-        #expect(redirect["node"]?.stringValue == "one")
-        #expect(redirect["path"]?.stringValue == "/ws?node=one")
-        // The room list of node two shows node one's public room.
-        moved.send(#"{"t":"rooms"}"#)
-        let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
-        #expect(listed.contains(code))
-        one.signal(SIGTERM)
-        two.signal(SIGTERM)
-        #expect(await one.waitForExit(seconds: 15) == 0)
-        #expect(await two.waitForExit(seconds: 15) == 0)
-    }
 
-    @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
-        // Port 1 on loopback: nothing listens there.
-        let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])
-        #expect(status != 0)
-        let reason = output.split(separator: "\n").filter { $0.contains("cannot start") }
-        #expect(reason.count == 1, "one line: \(output)")
-        #expect(reason.first?.contains("postgres://drawserver@127.0.0.1:1/drawserver") == true)
-        #expect(reason.first?.contains("cannot connect") == true)
-    }
+        /// Two nodes on one store, without a balancer: a token made on one resumes on the other
+        /// at once (the other asks the store), and a join there for the first node's room is
+        /// answered with a redirect to it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func twoNodesShareTokensAndRedirectJoins() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static"])
+            let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static"])
+            let ada = TestClient.connect(port: one.port)
+            try await ada.hello("Ada")
+            let code = try await seat(ada, [])
+            let bob = TestClient.connect(port: one.port)
+            try await bob.hello("Bob")
+            // Straight away on the other node, with the token: the same player.
+            let moved = TestClient.connect(port: two.port)
+            let welcome = try await moved.hello("Bob", token: bob.token)
+            #expect(welcome["resumed"]?.boolValue == true)
+            #expect(welcome["playerId"]?.stringValue == bob.playerID)
+            // Node two learns within its directory interval (0.5 s) that node one runs the room.
+            var redirect: [String: JSONValue] = [:]
+            try await waitUntil {
+                moved.send(#"{"t":"join","code":"\#(code)"}"#)
+                guard let event = await moved.nextEvent(), case .json(.object(let reply)) = event else { return false }
+                if reply["t"]?.stringValue == "redirect" { redirect = reply }
+                return !redirect.isEmpty
+            }
+            #expect(redirect["room"]?.stringValue == code)
+            #expect(redirect["node"]?.stringValue == "one")
+            #expect(redirect["path"]?.stringValue == "/ws?node=one")
+            // The room list of node two shows node one's public room.
+            moved.send(#"{"t":"rooms"}"#)
+            let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+            #expect(listed.contains(code))
+            one.signal(SIGTERM)
+            two.signal(SIGTERM)
+            #expect(await one.waitForExit(seconds: 15) == 0)
+            #expect(await two.waitForExit(seconds: 15) == 0)
+        }
 
-    @Test func aStoreURLThatIsNotPostgresIsRefused() async throws {
-        let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "mysql://root@127.0.0.1/x"])
-        #expect(status != 0)
-        #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
+        @Test func nodeIDsAreCheckedAndTheHostNameDefaultIsKeptValid() {
+            #expect(ServeCommand.isNodeID("node-1.eu_west"))
+            #expect(!ServeCommand.isNodeID(""))
+            #expect(!ServeCommand.isNodeID("a b"))
+            #expect(!ServeCommand.isNodeID("nœud"))
+            #expect(!ServeCommand.isNodeID(String(repeating: "n", count: 65)))
+            #expect(ServeCommand.defaultNodeID(hostName: "web 1.example.com") == "web1.example.com")
+            #expect(ServeCommand.defaultNodeID(hostName: String(repeating: "h", count: 80)).count == 64)
+            #expect(ServeCommand.defaultNodeID(hostName: "☃") == "node")
+        }
+
+        @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
+            // Port 1 on loopback: nothing listens there.
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])
+            #expect(status != 0)
+            let reason = output.split(separator: "\n").filter { $0.contains("cannot start") }
+            #expect(reason.count == 1, "one line: \(output)")
+            #expect(reason.first?.contains("postgres://drawserver@127.0.0.1:1/drawserver") == true)
+            #expect(reason.first?.contains("cannot connect") == true)
+        }
+
+        @Test func aStoreURLThatIsNotPostgresIsRefused() async throws {
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "mysql://root@127.0.0.1/x"])
+            #expect(status != 0)
+            #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
+        }
     }
 }

@@ -115,10 +115,12 @@ struct ServeCommand: AsyncParsableCommand {
         try applyLimits(to: &configuration.limits, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
-        configuration.cluster.nodeID = nodeId ?? env.string("DRAWSERVER_NODE_ID") ?? ProcessInfo.processInfo.hostName
         configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE") ?? "http://\(configuration.host):\(configuration.port)"
-        guard Self.isNodeID(configuration.cluster.nodeID) else {
-            throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'")
+        if let id = nodeId ?? env.string("DRAWSERVER_NODE_ID") {
+            guard Self.isNodeID(id) else { throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'") }
+            configuration.cluster.nodeID = id
+        } else {
+            configuration.cluster.nodeID = Self.defaultNodeID(hostName: ProcessInfo.processInfo.hostName)
         }
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
         if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
@@ -215,7 +217,17 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     static func isNodeID(_ text: String) -> Bool {
-        (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        (1...64).contains(text.count) && text.allSatisfy(isNodeIDCharacter)
+    }
+
+    private static func isNodeIDCharacter(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || "._-".contains(c))
+    }
+
+    /// The host name, kept to what a node id may hold ("node" when nothing is left).
+    static func defaultNodeID(hostName: String) -> String {
+        let kept = String(hostName.filter(isNodeIDCharacter).prefix(64))
+        return kept.isEmpty ? "node" : kept
     }
 
     private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {

@@ -67,6 +67,7 @@ final class DrawServerRuntime: Sendable {
             let start = ContinuousClock.now
             let stored = try await postgres.load()
             server.restore(stored)
+            await postgres.releaseRooms(notRunning: { server.room($0) != nil })
             logger.info("store loaded", metadata: ["store": "\(postgres.url)", "node": "\(postgres.nodeID)", "took": "\(ContinuousClock.now - start)"])
         } else if let database {
             let start = ContinuousClock.now

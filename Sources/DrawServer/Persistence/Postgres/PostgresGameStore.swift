@@ -69,8 +69,8 @@ final class PostgresGameStore: GameStore, Service {
     private let clientTask: Task<Void, Never>
     private let pending = Mutex(Pending())
     let keeper: Mutex<LeaseKeeper>
-    private let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
-    private let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
+    let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
+    let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
     private let totals = Mutex(Statistics())
 
     struct Statistics: Sendable, Equatable {
@@ -123,41 +123,6 @@ final class PostgresGameStore: GameStore, Service {
     /// Called (off every lock) for each room whose lease this node lost.
     func onRoomLost(_ handler: @escaping @Sendable (RoomCode) -> Void) {
         lostHandler.withLock { $0 = handler }
-    }
-
-    /// Called from the writer loop with the rooms other live nodes run and the players
-    /// stored recently.
-    func onDirectory(_ handler: @escaping @Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void) {
-        directoryHandler.withLock { $0 = handler }
-    }
-
-    /// Reads the other nodes' rooms and recent players and hands them to the handler.
-    func refreshDirectory(playersSince: Int64) async {
-        guard let handler = directoryHandler.withLock({ $0 }) else { return }
-        do {
-            var directory = RemoteRooms.Directory()
-            for try await (code, node) in try await client.query("""
-                SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
-                """, logger: logger).decode((String, String).self) {
-                if let code = RoomCode(parsing: code) { directory.owners[code] = node }
-            }
-            for try await (code, name, players, maxPlayers, phase) in try await client.query("""
-                SELECT r.code, r.name, r.players, r.max_players, r.phase FROM room r JOIN room_leases l ON l.code = r.code
-                WHERE r.public AND l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
-                """, logger: logger).decode((String, String, Int, Int, String).self) {
-                guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
-                directory.publicRooms.append(RoomSummary(code: room, name: name, isPublic: true, players: players, maxPlayers: maxPlayers, phase: phase))
-            }
-            var players: [StoredState.Player] = []
-            for try await (id, name, tokenHash) in try await client.query("""
-                SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)
-                """, logger: logger).decode((String, String, String).self) {
-                players.append(.init(id: id, name: name, tokenHash: tokenHash))
-            }
-            handler(directory, players)
-        } catch {
-            logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
-        }
     }
 
     /// Stops the pool; for tests that open several stores (the server's own store stops
@@ -285,84 +250,20 @@ final class PostgresGameStore: GameStore, Service {
     /// Puts changes that could not be committed back in front of the queue, for the next
     /// commit; the oldest past `maxRetainedChanges` are dropped.
     func retain(_ changes: [Change]) {
-        let dropped = pending.withLock { p -> Int in
+        let dropped = pending.withLock { p -> [Change] in
             p.changes = changes + p.changes
             let excess = p.changes.count - configuration.maxRetainedChanges
-            guard excess > 0 else { return 0 }
-            p.changes.removeFirst(excess)
-            return excess
+            guard excess > 0 else { return [] }
+            defer { p.changes.removeFirst(excess) }
+            return Array(p.changes.prefix(excess))
         }
-        if dropped > 0 {
-            totals.withLock { $0.droppedChanges += dropped }
-            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped)"])
+        // A flush among them returns now: its changes were tried, and the drain must end.
+        for case .flushed(let continuation) in dropped { continuation.resume() }
+        if !dropped.isEmpty {
+            totals.withLock { $0.droppedChanges += dropped.count }
+            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped.count)"])
         }
     }
 
     func countFenced(_ rooms: Int) { totals.withLock { $0.fencedRooms += rooms } }
-
-    func heartbeat() async {
-        do {
-            try await client.query("""
-                INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
-                ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
-                """, logger: logger)
-        } catch {
-            logger.error("store heartbeat failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
-        }
-    }
-
-    /// Renews the leases that are due and reports the ones that ran out.
-    func tickLeases() async {
-        let actions = keeper.withLock { $0.tick(now: clock.now) }
-        await perform(actions)
-    }
-
-    /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
-    func perform(_ actions: [LeaseAction]) async {
-        var renewals: [(RoomCode, Int64)] = []
-        var lost: [RoomCode] = []
-        for action in actions {
-            switch action {
-            case .acquire(let code):
-                let result = await leases.acquire(code)
-                let more = keeper.withLock { k -> [LeaseAction] in
-                    switch result {
-                    case .acquired(let epoch): return k.acquired(code, epoch: epoch)
-                    case .heldElsewhere: return k.refused(code)
-                    case .failed:
-                        k.acquireFailed(code)
-                        return []
-                    }
-                }
-                await perform(more)
-            case .renew(let code, let epoch):
-                renewals.append((code, epoch))
-            case .release(let code, let epoch):
-                await leases.release(code, epoch: epoch)
-            case .lost(let code, let epoch):
-                logger.warning("room lease lost: this node stops running the room", metadata: [
-                    "room": "\(code)", "epoch": "\(epoch.map(String.init) ?? "none")", "node": "\(nodeID)",
-                ])
-                lost.append(code)
-            }
-        }
-        if !renewals.isEmpty {
-            let outcome = await leases.renew(renewals)
-            let more = keeper.withLock { k -> [LeaseAction] in
-                var more: [LeaseAction] = []
-                for (code, epoch) in renewals {
-                    switch outcome {
-                    case .some(let renewed) where renewed.contains(code): k.renewed(code, epoch: epoch)
-                    case .some: more += k.renewRefused(code, epoch: epoch)
-                    case .none: k.renewFailed(code, epoch: epoch)
-                    }
-                }
-                return more
-            }
-            await perform(more)
-        }
-        if !lost.isEmpty, let handler = lostHandler.withLock({ $0 }) {
-            for code in lost { handler(code) }
-        }
-    }
 }
