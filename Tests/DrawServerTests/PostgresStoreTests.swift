@@ -31,7 +31,7 @@ struct PostgresStoreTests {
         #expect(stores.count == 4)
         let applied = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM drawserver_migrations")
         #expect(applied == Int64(PostgresSchema.migrations.count))
-        for store in stores { store.close() }
+        for store in stores { await store.close() }
     }
 
     @Test func roomsPlayersAndStrokesSurviveARestart() async throws {
@@ -53,7 +53,7 @@ struct PostgresStoreTests {
         await first.commitPending()
         #expect(first.statistics.failedCommits == 0)
         #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = 'PGBBBB'") == 0, "a closed room is deleted")
-        first.close()
+        await first.close()
 
         // The same node after a crash: it takes its own leases back at a higher epoch.
         let second = try await open(url, node: "solo")
@@ -67,7 +67,7 @@ struct PostgresStoreTests {
         #expect(back.snapshot.members == room.snapshot(now: now).members)
         #expect(back.frames == sent, "every frame, in order")
         #expect(second.keeper.withLock { $0.epoch(of: room.code) } == 2)
-        second.close()
+        await second.close()
     }
 
     @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
@@ -133,8 +133,8 @@ struct PostgresStoreTests {
         #expect(await b.leases.renew([(room.code, 2)]) == [room.code])
         #expect(await a.leases.renew([(room.code, 1)]) == [])
         #expect(await b.leases.renew([(room.code, 1)]) == [])
-        a.close()
-        b.close()
+        await a.close()
+        await b.close()
     }
 }
 
@@ -228,6 +228,21 @@ extension PersistenceTests {
             two.signal(SIGTERM)
             #expect(await one.waitForExit(seconds: 15) == 0)
             #expect(await two.waitForExit(seconds: 15) == 0)
+        }
+
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aSecondNodeWithTheSameIDIsRefused() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let first = try await ServerProcess(["--store", "\(url)", "--node-id", "twin", "--web-root", "web-static"])
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "\(url)", "--node-id", "twin"])
+            #expect(status != 0)
+            #expect(output.contains("cannot start: store \(url): node id twin is already running on this store"), "\(output)")
+            // Another id on the same store is welcome.
+            let other = try await ServerProcess(["--store", "\(url)", "--node-id", "other", "--web-root", "web-static"])
+            first.signal(SIGTERM)
+            other.signal(SIGTERM)
+            #expect(await first.waitForExit(seconds: 15) == 0)
+            #expect(await other.waitForExit(seconds: 15) == 0)
         }
 
         @Test func nodeIDsAreCheckedAndTheHostNameDefaultIsKeptValid() {

@@ -29,6 +29,10 @@ final class PostgresGameStore: GameStore, Service {
         /// How often the node reads which rooms the other nodes run, and the players they
         /// stored (for `redirect` and resuming tokens across nodes).
         var directoryInterval: Duration = .milliseconds(500)
+        /// How long start-up waits for another process with the same node id to let go
+        /// (a node killed a moment ago: PostgreSQL ends its session when it sees the socket
+        /// close) before refusing.
+        var identityPatience: Duration = .seconds(3)
     }
 
     enum Change: Sendable {
@@ -67,6 +71,8 @@ final class PostgresGameStore: GameStore, Service {
     let leases: PostgresLeases
     let clock = ServerClock()
     private let clientTask: Task<Void, Never>
+    /// Holds the node id's advisory lock while the node runs.
+    private let identity: PostgresConnection
     private let pending = Mutex(Pending())
     let keeper: Mutex<LeaseKeeper>
     let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
@@ -102,11 +108,40 @@ final class PostgresGameStore: GameStore, Service {
             try? await connection.close()
             throw StoreOpenError(store: url.description, reason: "migration failed: \(StoreOpenError.reason(error))")
         }
-        try? await connection.close()
-        return PostgresGameStore(url: url, nodeID: nodeID, configuration: configuration, logger: logger)
+        // This connection stays open for the node's life, holding a session lock on its id:
+        // a second process with the same id is refused, and a killed one lets go at once.
+        do {
+            guard try await holdIdentity(nodeID, on: connection, patience: configuration.identityPatience, logger: logger) else {
+                try? await connection.close()
+                throw StoreOpenError(store: url.description, reason: "node id \(nodeID) is already running on this store (--node-id)")
+            }
+        } catch let error as StoreOpenError {
+            throw error
+        } catch {
+            try? await connection.close()
+            throw StoreOpenError(store: url.description, reason: "cannot register the node: \(StoreOpenError.reason(error))")
+        }
+        return PostgresGameStore(url: url, nodeID: nodeID, identity: connection, configuration: configuration, logger: logger)
     }
 
-    private init(url: PostgresStoreURL, nodeID: String, configuration: Configuration, logger: Logger) {
+    /// Takes the advisory lock named after the node id on `connection`, retrying for
+    /// `patience`; false when another session keeps it.
+    private static func holdIdentity(_ nodeID: String, on connection: PostgresConnection, patience: Duration, logger: Logger) async throws -> Bool {
+        let key = "drawserver node \(nodeID)"
+        let deadline = ContinuousClock.now + patience
+        while true {
+            for try await held in try await connection.query(
+                "SELECT pg_try_advisory_lock(hashtextextended(\(key), 0))", logger: logger
+            ).decode(Bool.self) where held {
+                return true
+            }
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, logger: Logger) {
+        self.identity = identity
         self.url = url
         self.nodeID = nodeID
         self.configuration = configuration
@@ -125,9 +160,12 @@ final class PostgresGameStore: GameStore, Service {
         lostHandler.withLock { $0 = handler }
     }
 
-    /// Stops the pool; for tests that open several stores (the server's own store stops
-    /// when its `run` ends).
-    func close() { clientTask.cancel() }
+    /// Stops the pool and lets go of the node id; for tests that open several stores (the
+    /// server's own store stops when its `run` ends).
+    func close() async {
+        clientTask.cancel()
+        try? await identity.close()
+    }
 
     // MARK: - GameStore (called under room and session locks; never blocks)
 
@@ -183,7 +221,7 @@ final class PostgresGameStore: GameStore, Service {
         // Hand the rooms over at once instead of letting their leases run out.
         let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
         await perform(releases)
-        clientTask.cancel()
+        await close()
     }
 
     /// Returns once everything queued so far was tried (committed, or kept for a retry
