@@ -197,7 +197,7 @@ extension PersistenceTests {
         @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
         func twoNodesShareTokensAndRedirectJoins() async throws {
             let url = try await TestPostgres.freshDatabase()
-            let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static"])
+            let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static", "--moderator-token", PersistenceTests.token])
             let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static"])
             let ada = TestClient.connect(port: one.port)
             try await ada.hello("Ada")
@@ -224,6 +224,10 @@ extension PersistenceTests {
             moved.send(#"{"t":"rooms"}"#)
             let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
             #expect(listed.contains(code))
+            // The moderator's view of a room names the node that runs it.
+            let detail = try await PersistenceTests().room(one.port, code)
+            #expect(detail["node"]?.stringValue == "one")
+            #expect(detail["code"]?.stringValue == code)
             one.signal(SIGTERM)
             two.signal(SIGTERM)
             #expect(await one.waitForExit(seconds: 15) == 0)
