@@ -234,6 +234,63 @@ extension PersistenceTests {
             #expect(await two.waitForExit(seconds: 15) == 0)
         }
 
+        /// The node running a room mid-turn is killed: once its lease runs out the other
+        /// node takes the room over, with its players, scores and canvas, and a player who
+        /// reconnects there with its token is put back in it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aKilledNodesRoomResumesOnTheOtherNode() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let token = PersistenceTests.token
+            let flags = ["--store", "\(url)", "--web-root", "web-static", "--moderator-token", token]
+            let one = try await ServerProcess(flags + ["--node-id", "one"])
+            let two = try await ServerProcess(flags + ["--node-id", "two"])
+            let (ada, bob, cy) = (TestClient.connect(port: one.port), TestClient.connect(port: one.port), TestClient.connect(port: one.port))
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await cy.hello("Cy")
+            // Cy does not guess, so the turn is still on when the node dies.
+            let code = try await seat(ada, [bob, cy], settings: #"{"rounds":2,"drawTimeSec":120}"#)
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+            let strokes = [
+                strokeBytes(from: Point(x: 100, y: 100), to: Point(x: 700, y: 500), width: 12),
+                strokeBytes(from: Point(x: 400, y: 40), to: Point(x: 410, y: 560), width: 30),
+            ]
+            for frame in strokes { ada.send(binary: frame) }
+            _ = try await bob.nextBinary(bytes: strokes.map(\.count).reduce(0, +))
+            bob.send(#"{"t":"guess","text":"\#(word)"}"#)
+            let points = try #require(try await ada.next("guessed")["points"]?.intValue)
+            let before = try await HTTP.get(port: one.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+            try await waitUntil(seconds: 30) {
+                try await TestPostgres.string(url, """
+                    SELECT m->>'score' FROM room, jsonb_array_elements(state::jsonb->'members') AS m
+                    WHERE code = '\(code)' AND m->>'id' = '\(bob.playerID)'
+                    """) == "\(points)"
+            }
+
+            one.signal(SIGKILL)
+            #expect(await one.waitForExit(seconds: 5) != nil)
+            // Bob reconnects at once (as through the balancer): the same player on node two,
+            // then back in the room once node two has taken it over.
+            let back = TestClient.connect(port: two.port)
+            let welcome = try await back.hello("Bob", token: bob.token)
+            #expect(welcome["resumed"]?.boolValue == true)
+            let room = try await back.next("room", within: 20)
+            #expect(room["code"]?.stringValue == code)
+            #expect(room["phase"]?.stringValue == "drawing")
+            let players = room["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(players.first { $0["id"]?.stringValue == bob.playerID }?["score"]?.intValue == points)
+            let detail = try await PersistenceTests().room(two.port, code)
+            #expect(detail["node"]?.stringValue == "two")
+            let after = try await HTTP.get(port: two.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+            #expect(after.body == before.body, "the canvas is pixel-identical on the new node")
+            #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room_leases WHERE code = '\(code)'") == 2)
+            two.signal(SIGTERM)
+            #expect(await two.waitForExit(seconds: 15) == 0)
+        }
+
         @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
         func aSecondNodeWithTheSameIDIsRefused() async throws {
             let url = try await TestPostgres.freshDatabase()

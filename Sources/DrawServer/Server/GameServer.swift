@@ -189,6 +189,44 @@ final class GameServer: Sendable {
         }
     }
 
+    /// Rooms taken over from a node that is gone (several nodes on one store): runs them
+    /// here. Unlike `restore` it leaves the players this node already knows as they are,
+    /// and puts members connected here (and in no other room) back in at once. Returns the
+    /// rooms started.
+    func adoptRooms(_ stored: StoredState) -> Set<RoomCode> {
+        let now = clock.now
+        var started: [LiveRoom] = []
+        var attachments: [(room: LiveRoom, player: PlayerID, outbox: Outbox)] = []
+        changingMembership { d in
+            for player in stored.players where d.lobby.players[PlayerID(player.id)] == nil {
+                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+            }
+            for stored in stored.rooms {
+                guard let code = RoomCode(parsing: stored.snapshot.code), d.rooms[code] == nil else { continue }
+                do {
+                    let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
+                    guard !room.members.isEmpty else { continue }
+                    let live = LiveRoom(room: room, server: self)
+                    d.rooms[code] = live
+                    d.lobby.update(room.summary)
+                    for member in room.members {
+                        guard let record = d.lobby.players[member.id], record.room == nil else { continue }
+                        d.lobby.seated(member.id, in: code)
+                        if let connection = record.connection, let outbox = d.outboxes[connection] {
+                            attachments.append((live, member.id, outbox))
+                        }
+                    }
+                    started.append(live)
+                } catch {
+                    logger.error("a room taken over could not be restored", metadata: ["room": "\(code)", "error": "\(error)"])
+                }
+            }
+        }
+        for room in started { room.start() }
+        for attachment in attachments { attachment.room.attach(attachment.player, outbox: attachment.outbox) }
+        return Set(started.map(\.code))
+    }
+
     /// Whether this node knows the player holding `token`.
     func knowsToken(_ token: String) -> Bool {
         let hash = SHA256.hexHash(token)

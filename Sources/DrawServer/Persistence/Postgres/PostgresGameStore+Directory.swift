@@ -50,6 +50,28 @@ extension PostgresGameStore {
         }
     }
 
+    /// Called from the writer loop with rooms taken over from a node that is gone; returns
+    /// the rooms it started (the others' leases are released).
+    func onOrphans(_ handler: @escaping @Sendable (StoredState) -> Set<RoomCode>) {
+        orphanHandler.withLock { $0 = handler }
+    }
+
+    /// Takes over the rooms of nodes that are gone and hands them to the orphan handler.
+    func adoptOrphans() async {
+        guard let handler = orphanHandler.withLock({ $0 }) else { return }
+        do {
+            guard let orphans = try await takeOverOrphans() else { return }
+            let claimed = Set(orphans.rooms.compactMap { RoomCode(parsing: $0.snapshot.code) } + orphans.unreadable.compactMap { RoomCode(parsing: $0.code) })
+            let started = handler(orphans)
+            logger.notice("rooms taken over from a node that is gone", metadata: [
+                "rooms": "\(started.sorted().map(\.rawValue).joined(separator: ","))", "node": "\(nodeID)",
+            ])
+            await releaseRooms(notRunning: { !claimed.contains($0) || started.contains($0) })
+        } catch {
+            logger.error("store take-over failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
     /// Releases the leases of rooms this node claimed at start-up but does not run (a
     /// stored room that could not be restored, or had no members left).
     func releaseRooms(notRunning isRunning: (RoomCode) -> Bool) async {

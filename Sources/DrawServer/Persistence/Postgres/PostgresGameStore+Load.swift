@@ -38,7 +38,6 @@ extension PostgresGameStore {
             .decode((String, String, String).self) {
             state.players.append(.init(id: id, name: name, tokenHash: tokenHash))
         }
-
         let sentAt = clock.now
         let durationMs = configuration.leases.durationMs
         var claimed: [String: Int64] = [:]
@@ -51,6 +50,47 @@ extension PostgresGameStore {
             """, logger: logger).decode((String, Int64).self) {
             claimed[code] = epoch
         }
+        try await loadRooms(claimed, sentAt: sentAt, into: &state)
+        return state
+    }
+
+    /// Takes over the rooms whose leases ran out while they still have players (their node
+    /// died, or stopped and released them), as the start-up load does; nil when there are
+    /// none. The rooms' players come with them, so their tokens resume here.
+    func takeOverOrphans() async throws -> StoredState? {
+        // A room this node lost may come back to it once its new owner is gone too.
+        let tracked = keeper.withLock { k -> [String] in
+            for code in k.leases.keys where k.isLost(code) { k.forget(code) }
+            return k.leases.keys.map(\.rawValue)
+        }
+        let sentAt = clock.now
+        let durationMs = configuration.leases.durationMs
+        var claimed: [String: Int64] = [:]
+        for try await (code, epoch) in try await client.query("""
+            INSERT INTO room_leases AS l (code, node_id, epoch, expires_at)
+            SELECT r.code, \(nodeID), 1, now() + \(durationMs) * interval '1 millisecond'
+            FROM room r JOIN room_leases o ON o.code = r.code
+            WHERE o.expires_at < now() AND r.players > 0 AND NOT (r.code = ANY(\(tracked)::text[]))
+            ON CONFLICT (code) DO UPDATE SET node_id = excluded.node_id, epoch = l.epoch + 1, expires_at = excluded.expires_at
+            WHERE l.expires_at < now()
+            RETURNING code, epoch
+            """, logger: logger).decode((String, Int64).self) {
+            claimed[code] = epoch
+        }
+        guard !claimed.isEmpty else { return nil }
+        var state = StoredState()
+        try await loadRooms(claimed, sentAt: sentAt, into: &state)
+        let members = Array(Set(state.rooms.flatMap { $0.snapshot.members.map(\.id) })).sorted()
+        for try await (id, name, tokenHash) in try await client.query("""
+            SELECT id, name, token_hash FROM player WHERE id = ANY(\(members)::text[])
+            """, logger: logger).decode((String, String, String).self) {
+            state.players.append(.init(id: id, name: name, tokenHash: tokenHash))
+        }
+        return state
+    }
+
+    /// Records the claimed leases with the keeper and reads their rooms and strokes.
+    private func loadRooms(_ claimed: [String: Int64], sentAt: Timestamp, into state: inout StoredState) async throws {
         keeper.withLock { k in
             for (text, epoch) in claimed {
                 guard let code = RoomCode(parsing: text) else { continue }
@@ -59,7 +99,7 @@ extension PostgresGameStore {
             }
         }
         let codes = claimed.keys.sorted()
-        guard !codes.isEmpty else { return state }
+        guard !codes.isEmpty else { return }
 
         var frames: [String: [(generation: Int64, ops: ByteBuffer)]] = [:]
         for try await (code, generation, ops) in try await client.query("""
@@ -86,6 +126,5 @@ extension PostgresGameStore {
                 state.unreadable.append((code, "\(error)"))
             }
         }
-        return state
     }
 }

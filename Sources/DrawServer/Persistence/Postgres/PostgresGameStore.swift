@@ -76,6 +76,7 @@ final class PostgresGameStore: GameStore, Service {
     private let pending = Mutex(Pending())
     let keeper: Mutex<LeaseKeeper>
     let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
+    let orphanHandler = Mutex<(@Sendable (StoredState) -> Set<RoomCode>)?>(nil)
     let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
     private let totals = Mutex(Statistics())
 
@@ -210,6 +211,7 @@ final class PostgresGameStore: GameStore, Service {
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
                     await self.refreshDirectory(playersSince: playersSince)
+                    await self.adoptOrphans()
                     playersSince = since
                     lastDirectory = ContinuousClock.now
                 }
