@@ -22,6 +22,24 @@ final class RemoteRooms: Sendable {
 
     var looksUpPlayers: Bool { playerLookup.withLock { $0 != nil } }
 
+    private let commitHook = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    /// Set on a shared store: waits until what this node queued is committed.
+    func setCommit(_ commit: @escaping @Sendable () async -> Void) {
+        commitHook.withLock { $0 = commit }
+    }
+
+    /// Sends `redirect` once this node's queued changes (the player's own record among
+    /// them) are committed, so the node the client goes to finds its token in the store.
+    func sendRedirect(room: RoomCode, node: String, to outbox: Outbox) {
+        let message = Self.redirectMessage(room: room, node: node)
+        guard let commit = commitHook.withLock({ $0 }) else { return outbox.sendText(message) }
+        Task {
+            await commit()
+            outbox.sendText(message)
+        }
+    }
+
     func lookupPlayer(tokenHash: String) async -> StoredState.Player? {
         guard let lookup = playerLookup.withLock({ $0 }) else { return nil }
         return await lookup(tokenHash)

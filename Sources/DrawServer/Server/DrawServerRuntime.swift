@@ -44,6 +44,7 @@ final class DrawServerRuntime: Sendable {
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { [weak server] code in server?.abandon(code) }
             server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
+            server.remoteRooms.setCommit { await postgres.flush() }
             postgres.onOrphans { [weak server] stored in server?.adoptRooms(stored) ?? [] }
             postgres.onDirectory { [weak server] directory, players in
                 server?.remoteRooms.replace(directory)

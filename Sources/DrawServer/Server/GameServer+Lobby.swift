@@ -41,7 +41,7 @@ extension GameServer {
             // Run by another node: the client reconnects there (through the balancer) and
             // joins again.
             if error.code == .roomNotFound, let code = RoomCode(parsing: text), let node = remoteRooms.owner(of: code) {
-                outbox.sendText(RemoteRooms.redirectMessage(room: code, node: node))
+                remoteRooms.sendRedirect(room: code, node: node, to: outbox)
                 return nil
             }
             return error
