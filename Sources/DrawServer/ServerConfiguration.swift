@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     var admission = SaturationDetector.Configuration()
     /// Test only (`DRAWSERVER_TEST_PAGE_LIMIT_FILE`): see `GameDatabase.testPageLimitFile`.
     var testPageLimitFile: String?
+    /// The shared store and this node's identity in it.
+    public var cluster = Cluster()
     /// Bearer token for the moderator routes; nil answers 401 to everyone.
     public var moderatorToken: String?
     /// Seconds SIGTERM waits for clients to leave before the process exits.
@@ -27,6 +29,17 @@ public struct ServerConfiguration: Sendable {
     public var eventLoopThreads: Int?
 
     public init() {}
+
+    /// Several nodes on one PostgreSQL store (`--store`, `--node-id`, `--advertise`).
+    public struct Cluster: Sendable {
+        /// `postgres://...`; nil keeps SQLite (`databasePath`).
+        public var store: String?
+        /// Unique per running node; names the node in the store's leases.
+        public var nodeID = "node"
+        /// Where other nodes and the balancer reach this node.
+        public var advertise: String?
+        public init() {}
+    }
 
     /// Frame and queue limits (protocol section 1).
     public struct Limits: Sendable {

@@ -4,6 +4,12 @@ extension Lobby {
         rooms.values.filter(\.isPublic).sorted(by: Self.listOrder)
     }
 
+    /// The public rooms here and those other nodes run (`remote`, from the shared store),
+    /// in the list's order.
+    public func publicRooms(including remote: [RoomSummary]) -> [RoomSummary] {
+        (rooms.values.filter(\.isPublic) + remote.filter { $0.isPublic && rooms[$0.code] == nil }).sorted(by: Self.listOrder)
+    }
+
     /// Every room, for moderators.
     public func allRooms() -> [RoomSummary] {
         rooms.values.sorted(by: Self.listOrder)

@@ -123,6 +123,9 @@ public struct Lobby: Sendable {
 
     // MARK: - Records (also used when restoring from the database)
 
+    /// Whether a player with this token's hash is known here.
+    public func knows(tokenHash: String) -> Bool { byTokenHash[tokenHash] != nil }
+
     /// Adds or replaces a player record.
     public mutating func add(_ record: PlayerRecord) {
         if let old = players[record.id] { byTokenHash[old.tokenHash] = nil }

@@ -84,6 +84,15 @@ public struct RoomSummary: Sendable, Hashable {
     public var players: Int
     public var maxPlayers: Int
     public var phase: GamePhase
+
+    public init(code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase) {
+        self.code = code
+        self.name = name
+        self.isPublic = isPublic
+        self.players = players
+        self.maxPlayers = maxPlayers
+        self.phase = phase
+    }
 }
 
 /// One player as shown in a `room` message.

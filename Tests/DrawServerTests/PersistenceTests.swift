@@ -16,7 +16,25 @@ struct PersistenceTests {
 
     @Test func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
         let db = temporaryDatabasePath()
-        let arguments = ["--db", db, "--moderator-token", Self.token, "--seed", "11", "--web-root", "web-static"]
+        try await Self.crashMidTurnAndRestart(store: ["--db", db]) { code, player in
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            let queue = try DatabaseQueue(path: db, configuration: readOnly)
+            return try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT score FROM seat WHERE room_code = ? AND player_id = ?", arguments: [code, player])
+            }
+        }
+    }
+
+    /// Kills the server (-9) mid-turn and starts it again on the same store: the room,
+    /// its players, scores, timer and canvas come back, and the game goes on. `store` names
+    /// the store (`--db FILE` or `--store postgres://...`); `storedScore` reads a player's
+    /// score in a room from it, so the kill comes once the guess is committed (the writer's
+    /// interval is the documented loss window; a loaded test machine can take longer).
+    static func crashMidTurnAndRestart(
+        store: [String], storedScore: @escaping (_ room: String, _ player: String) async throws -> Int?
+    ) async throws {
+        let arguments = store + ["--moderator-token", Self.token, "--seed", "11", "--web-root", "web-static"]
         var server = try await ServerProcess(arguments)
         let (ada, bob, cy) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port), TestClient.connect(port: server.port))
         try await ada.hello("Ada")
@@ -39,22 +57,12 @@ struct PersistenceTests {
 
         let before = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
         #expect(before.status == 200)
-        // Once the guess is committed (the writer commits within 75 ms, later when the
-        // machine is saturated): what happened since is the documented loss window.
-        let bobID = bob.playerID
-        try await waitUntil {
-            let queue = try DatabaseQueue(path: db)
-            defer { try? queue.close() }
-            let score = try await queue.read { db in
-                try Int.fetchOne(db, sql: "SELECT score FROM seat WHERE room_code = ? AND player_id = ?", arguments: [code, bobID])
-            }
-            return score == points
-        }
+        try await waitUntil(seconds: 30) { try await storedScore(code, bob.playerID) == points }
         server.signal(SIGKILL)
         #expect(await server.waitForExit(seconds: 5) != nil)
 
         server = try await ServerProcess(arguments)
-        let restored = try await room(server.port, code)
+        let restored = try await PersistenceTests().room(server.port, code)
         #expect(restored["phase"]?.stringValue == "drawing")
         #expect(restored["drawer"]?.stringValue == ada.playerID)
         let remaining = restored["remainingMs"]?.intValue ?? 0

@@ -79,6 +79,18 @@ struct LobbyTests {
         #expect(lobby.publicRooms().map(\.code.rawValue) == ["CCCCCC", "DDDDDD", "BBBBBB", "AAAAAA"])
     }
 
+    @Test mutating func theRoomListMergesOtherNodesPublicRooms() {
+        func summary(_ code: String, _ players: Int, isPublic: Bool = true) -> RoomSummary {
+            RoomSummary(code: RoomCode(parsing: code)!, name: code, isPublic: isPublic, players: players, maxPlayers: 8, phase: .lobby)
+        }
+        lobby.update(summary("AAAAAA", 2))
+        lobby.update(summary("BBBBBB", 5, isPublic: false))
+        let remote = [summary("RRRRRR", 3), summary("SSSSSS", 1, isPublic: false), summary("AAAAAA", 7)]
+        // Another node's private room is not listed; a code this node runs is its own entry.
+        #expect(lobby.publicRooms(including: remote).map(\.code.rawValue) == ["RRRRRR", "AAAAAA"])
+        #expect(lobby.publicRooms(including: remote).last?.players == 2)
+    }
+
     @Test mutating func joinAndInviteRules() throws {
         let ada = try #require(hello("Ada", connection: 1))
         let bob = try #require(hello("Bob", connection: 2))

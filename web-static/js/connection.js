@@ -45,6 +45,8 @@ export class Connection extends EventTarget {
     this.retryTimer = null;
     this.stopped = true;
     this.welcomed = false;
+    this.pendingJoin = null; // room code to join after following a redirect
+    this.redirects = 0; // redirects followed since the last room reached
     this.streak = null; // close policy of the current run of reconnect attempts
     this.state = 'stopped';
     this.onOnline = () => {
@@ -129,11 +131,22 @@ export class Connection extends EventTarget {
           return;
         }
         if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string') return;
+        if (msg.t === 'redirect') {
+          // The room runs on another node (docs/PROTOCOL.md): reconnect through the same
+          // host to that node with our token, then join again.
+          this.followRedirect(msg);
+          return;
+        }
+        if (msg.t === 'room') this.redirects = 0;
         if (msg.t === 'welcome') {
           this.welcomed = true;
           this.attempt = 0;
           if (typeof msg.token === 'string' && msg.token) saveToken(msg.token);
           this.setStatus('open');
+          if (this.pendingJoin) {
+            ws.send(JSON.stringify({ t: 'join', code: this.pendingJoin }));
+            this.pendingJoin = null;
+          }
         }
         this.dispatchEvent(new CustomEvent('message', { detail: msg }));
       } else {
@@ -159,6 +172,21 @@ export class Connection extends EventTarget {
     ws.onerror = () => {
       /* onclose follows */
     };
+  }
+
+  followRedirect(msg) {
+    if (typeof msg.path !== 'string' || !msg.path.startsWith('/ws?') || typeof msg.room !== 'string') return;
+    // A balancer that does not route ?node= would send us back and forth: give up after a
+    // few redirects without reaching a room.
+    if (this.redirects >= 3) {
+      this.dispatchEvent(new CustomEvent('message', { detail: { t: 'error', code: 'room_not_found', message: 'the room could not be reached', ref: 'join' } }));
+      return;
+    }
+    this.redirects++;
+    const base = new URL(this.url);
+    this.url = `${base.protocol}//${base.host}${msg.path}`;
+    this.pendingJoin = msg.room;
+    this.open();
   }
 
   scheduleRetry(policy, code) {

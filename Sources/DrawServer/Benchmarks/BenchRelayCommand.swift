@@ -23,6 +23,8 @@ struct BenchRelayCommand: AsyncParsableCommand {
     var guessers = 7
     @Flag(help: "Persist strokes to a temporary SQLite database, as in production.")
     var persist = false
+    @Option(help: "Persist strokes to this PostgreSQL store instead (postgres://USER@HOST:PORT/DB), as a node of a cluster does; the room is written as node bench-relay.")
+    var store: String?
     @Option(help: "Event-loop threads the writers run on (default: the cores this process may use).")
     var threads: Int?
 
@@ -36,11 +38,17 @@ struct BenchRelayCommand: AsyncParsableCommand {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).sqlite").path
-        configuration.databasePath = persist ? path : nil
-        let runtime = try DrawServerRuntime(configuration: configuration, logger: logger)
+        configuration.databasePath = persist && store == nil ? path : nil
+        var postgres: PostgresGameStore?
+        if let store {
+            postgres = try await PostgresGameStore.open(url: try PostgresStoreURL(parsing: store), nodeID: "bench-relay", logger: logger)
+        }
+        let runtime = try DrawServerRuntime(configuration: configuration, logger: logger, postgres: postgres)
         let writerTask = runtime.writer.map { writer in Task { try await writer.run() } }
+        let storeTask = postgres.map { store in Task { try await store.run() } }
         defer {
             writerTask?.cancel()
+            storeTask?.cancel()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
 
@@ -87,11 +95,12 @@ struct BenchRelayCommand: AsyncParsableCommand {
         withExtendedLifetime(writers) {}
         try await group.shutdownGracefully()
         await runtime.writer?.flush()
+        await runtime.postgres?.flush()
         let cpu = ProcessCPU.seconds - cpuStart
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let sendSeconds = Double((sendDone - start).components.seconds) + Double((sendDone - start).components.attoseconds) / 1e18
         let deliveries = frames * guessers
-        print("Relay path: \(frames) frames from 1 drawer to \(guessers) guessers on \(loops.count) event loop(s), persistence \(persist ? "on (SQLite, batched)" : "off")")
+        print("Relay path: \(frames) frames from 1 drawer to \(guessers) guessers on \(loops.count) event loop(s), persistence \(store != nil ? "on (PostgreSQL, batched; the server's own CPU not counted)" : persist ? "on (SQLite, batched)" : "off")")
         print(String(format: "  socket writes (drains)  %d for %d deliveries", sinks.reduce(0) { $0 + $1.flushes }, deliveries))
         print(String(format: "  frames/second          %.0f", Double(frames) / sendSeconds))
         print(String(format: "  deliveries/second      %.0f", Double(deliveries) / seconds))
@@ -102,6 +111,10 @@ struct BenchRelayCommand: AsyncParsableCommand {
                          stats.strokeFrames, stats.commits, Double(stats.strokeFrames) / seconds))
             print(String(format: "  commit batches         %.0f changes on average, %d at most; %.2f ms per commit on average",
                          Double(stats.changes) / Double(max(stats.commits, 1)), stats.largestBatch, stats.commitSeconds / Double(max(stats.commits, 1)) * 1000))
+        }
+        if let stats = runtime.postgres?.statistics {
+            print(String(format: "  persisted              %d changes in %d commits (%d failed, %d rooms fenced)",
+                         stats.changes, stats.commits, stats.failedCommits, stats.fencedRooms))
         }
     }
 }

@@ -38,6 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
     var permessageDeflate: Bool?
     @Option(help: "SQLite database file, created if missing (env DRAWSERVER_DB; default drawserver.sqlite).")
     var db: String?
+    @Option(help: "Shared store instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB; several nodes may share one (env DRAWSERVER_STORE; default: the SQLite file of --db).")
+    var store: String?
+    @Option(help: "This node's name in the shared store; unique per running node (env DRAWSERVER_NODE_ID; default: the host name).")
+    var nodeId: String?
+    @Option(help: "The URL other nodes and the balancer reach this node at, e.g. http://10.0.0.5:8080 (env DRAWSERVER_ADVERTISE; default http://HOST:PORT).")
+    var advertise: String?
     @Option(help: "Bearer token for the moderator HTTP API; without one those routes answer 401 (env DRAWSERVER_MODERATOR_TOKEN).")
     var moderatorToken: String?
     @Option(help: "Seconds SIGTERM waits for clients to leave before exiting (env DRAWSERVER_DRAIN_TIMEOUT_SECONDS; default 10).")
@@ -117,6 +123,14 @@ struct ServeCommand: AsyncParsableCommand {
         try applyLimits(to: &configuration.limits, env: env)
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
+        configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
+        configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE") ?? "http://\(configuration.host):\(configuration.port)"
+        if let id = nodeId ?? env.string("DRAWSERVER_NODE_ID") {
+            guard Self.isNodeID(id) else { throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'") }
+            configuration.cluster.nodeID = id
+        } else {
+            configuration.cluster.nodeID = Self.defaultNodeID(hostName: ProcessInfo.processInfo.hostName)
+        }
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
         if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
             guard (0...600).contains(seconds) else { throw ValidationError("--drain-timeout-seconds must be 0...600") }
@@ -146,9 +160,24 @@ struct ServeCommand: AsyncParsableCommand {
             logger.critical("cannot start: a word list is missing; keep the drawserver_Rooms.resources folder next to the drawserver binary")
             throw ExitCode(2)
         }
+        var postgres: PostgresGameStore?
+        if let text = configuration.cluster.store {
+            do {
+                let url = try PostgresStoreURL(parsing: text)
+                var storeConfiguration = PostgresGameStore.Configuration()
+                storeConfiguration.turnRetention = configuration.persistence.turnRetention
+                postgres = try await PostgresGameStore.open(url: url, nodeID: configuration.cluster.nodeID, configuration: storeConfiguration, logger: logger)
+            } catch let error as StoreURLError {
+                logger.critical("cannot start: \(error)")
+                throw ExitCode(2)
+            } catch let error as StoreOpenError {
+                logger.critical("cannot start: \(error)")
+                throw ExitCode(2)
+            }
+        }
         let runtime: DrawServerRuntime
         do {
-            runtime = try DrawServerRuntime(configuration: configuration, logger: logger)
+            runtime = try DrawServerRuntime(configuration: configuration, logger: logger, postgres: postgres)
         } catch let error as DatabaseOpenError {
             logger.critical("cannot start: \(error)")
             throw ExitCode(2)
@@ -157,7 +186,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Graceful shutdown runs in reverse order: the lifecycle drains (1012 to every
         // client) while the HTTP server still runs, then the server stops, then the
         // writer commits what is left.
-        let services: [any Service] = (runtime.writer.map { [$0] } ?? []) + [app, LifecycleService(runtime: runtime)]
+        let writers: [any Service] = (runtime.writer.map { [$0] } ?? []) + (runtime.postgres.map { [$0] } ?? [])
+        let services: [any Service] = writers + [app, LifecycleService(runtime: runtime)]
         let group = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -200,6 +230,20 @@ struct ServeCommand: AsyncParsableCommand {
         if let list = unlimitedAddresses ?? env.string("DRAWSERVER_UNLIMITED_ADDRESSES") {
             limits.unlimitedAddresses = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }
+    }
+
+    static func isNodeID(_ text: String) -> Bool {
+        (1...64).contains(text.count) && text.allSatisfy(isNodeIDCharacter)
+    }
+
+    private static func isNodeIDCharacter(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || "._-".contains(c))
+    }
+
+    /// The host name, kept to what a node id may hold ("node" when nothing is left).
+    static func defaultNodeID(hostName: String) -> String {
+        let kept = String(hostName.filter(isNodeIDCharacter).prefix(64))
+        return kept.isEmpty ? "node" : kept
     }
 
     private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {

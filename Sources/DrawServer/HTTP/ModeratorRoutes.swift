@@ -28,7 +28,15 @@ extension DrawServerRuntime {
         api.get(":code") { request, context -> Response in
             try auth.require(request)
             let room = try self.room(context)
-            return Self.response(room.view(now: self.server.clock.now).jsonBytes(), contentType: "application/json")
+            var body = room.view(now: self.server.clock.now).jsonBytes()
+            // On a shared store: the node that runs the room (ids are plain ASCII, see
+            // `ServeCommand.isNodeID`).
+            let cluster = self.server.configuration.cluster
+            if cluster.store != nil, body.last == UInt8(ascii: "}") {
+                body.removeLast()
+                body += Array(#","node":"\#(cluster.nodeID)"}"#.utf8)
+            }
+            return Self.response(body, contentType: "application/json")
         }
 
         api.get(":code/canvas.png") { request, context -> Response in

@@ -16,6 +16,8 @@ final class DrawServerRuntime: Sendable {
     let readiness = Readiness()
     let database: GameDatabase?
     let writer: PersistenceWriter?
+    /// The PostgreSQL store (`--store`), instead of the SQLite database and writer.
+    let postgres: PostgresGameStore?
     let snapshots = SnapshotCache()
     /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
     /// lives as long as the process.
@@ -23,7 +25,8 @@ final class DrawServerRuntime: Sendable {
 
     /// Opens the database (when `configuration.databasePath` is set); throws a clear error
     /// for a file that is not a healthy drawserver database, without modifying it.
-    init(configuration: ServerConfiguration, logger: Logger) throws {
+    /// With `postgres`, rooms and players live there instead (SQLite is not opened).
+    init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil) throws {
         self.configuration = configuration
         self.logger = logger
         let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()
@@ -32,7 +35,22 @@ final class DrawServerRuntime: Sendable {
             : MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let metrics = ServerMetrics()
         self.metrics = metrics
-        if let path = configuration.databasePath {
+        self.postgres = postgres
+        if let postgres {
+            self.database = nil
+            self.writer = nil
+            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup)
+            self.server = server
+            // Another node took the room over (or this node could not renew in time).
+            postgres.onRoomLost { [weak server] code in server?.abandon(code) }
+            server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
+            server.remoteRooms.setCommit { await postgres.flush() }
+            postgres.onOrphans { [weak server] stored in server?.adoptRooms(stored) ?? [] }
+            postgres.onDirectory { [weak server] directory, players in
+                server?.remoteRooms.replace(directory)
+                server?.adopt(players)
+            }
+        } else if let path = configuration.databasePath {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
@@ -49,7 +67,13 @@ final class DrawServerRuntime: Sendable {
 
     /// Brings back the stored players and rooms, then opens for players.
     func prepare() async throws {
-        if let database {
+        if let postgres {
+            let start = ContinuousClock.now
+            let stored = try await postgres.load()
+            server.restore(stored)
+            await postgres.releaseRooms(notRunning: { server.room($0) != nil })
+            logger.info("store loaded", metadata: ["store": "\(postgres.url)", "node": "\(postgres.nodeID)", "took": "\(ContinuousClock.now - start)"])
+        } else if let database {
             let start = ContinuousClock.now
             let stored = try database.load()
             server.restore(stored)
@@ -90,6 +114,7 @@ final class DrawServerRuntime: Sendable {
         if let writer, await !writer.flush() {
             logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
         }
+        await postgres?.flush()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }
 }

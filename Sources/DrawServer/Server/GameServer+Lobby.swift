@@ -38,7 +38,14 @@ extension GameServer {
             }
         }
         switch found {
-        case .failure(let error): return error
+        case .failure(let error):
+            // Run by another node: the client reconnects there (through the balancer) and
+            // joins again.
+            if error.code == .roomNotFound, let code = RoomCode(parsing: text), let node = remoteRooms.owner(of: code) {
+                remoteRooms.sendRedirect(room: code, node: node, to: outbox)
+                return nil
+            }
+            return error
         case .success(let (room, name)): return room.join(player, name: name, outbox: outbox)
         }
     }
@@ -95,5 +102,9 @@ extension GameServer {
         return nil
     }
 
-    func publicRooms() -> [RoomSummary] { withLobby { $0.publicRooms() } }
+    /// This node's public rooms and, on a shared store, the other nodes'.
+    func publicRooms() -> [RoomSummary] {
+        let remote = remoteRooms.publicRooms
+        return withLobby { remote.isEmpty ? $0.publicRooms() : $0.publicRooms(including: remote) }
+    }
 }

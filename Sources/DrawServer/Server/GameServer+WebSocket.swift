@@ -15,7 +15,7 @@ extension GameServer {
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, eventLoop: eventLoop, hardClose: hardClose, onOverflow: { overflows.increment() })
         let ip = channel.remoteAddress?.ipAddress ?? "unknown"
-        let session = GameSession(server: self, outbox: outbox, remoteIP: ip)
+        let session = GameSession(server: self, outbox: outbox, remoteIP: ip, eventLoop: eventLoop)
         let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
 
         let admission = register(session.connection, outbox: outbox, ip: ip)

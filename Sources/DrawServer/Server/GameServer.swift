@@ -19,6 +19,8 @@ final class GameServer: Sendable {
     let clock = ServerClock()
     let logger: Logger
     let store: any GameStore
+    /// Rooms other nodes run (several nodes on one store); empty on a single node.
+    let remoteRooms = RemoteRooms()
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     let writeSchedulers = EventLoopWriteSchedulers()
@@ -188,6 +190,69 @@ final class GameServer: Sendable {
             // A closed room may still report once; it must not come back to life.
             if d.rooms[summary.code] != nil { d.lobby.update(summary) }
         }
+    }
+
+    /// Rooms taken over from a node that is gone (several nodes on one store): runs them
+    /// here. Unlike `restore` it leaves the players this node already knows as they are,
+    /// and puts members connected here (and in no other room) back in at once. Returns the
+    /// rooms started.
+    func adoptRooms(_ stored: StoredState) -> Set<RoomCode> {
+        let now = clock.now
+        var started: [LiveRoom] = []
+        var attachments: [(room: LiveRoom, player: PlayerID, outbox: Outbox)] = []
+        changingMembership { d in
+            for player in stored.players where d.lobby.players[PlayerID(player.id)] == nil {
+                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+            }
+            for stored in stored.rooms {
+                guard let code = RoomCode(parsing: stored.snapshot.code), d.rooms[code] == nil else { continue }
+                do {
+                    let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
+                    guard !room.members.isEmpty else { continue }
+                    let live = LiveRoom(room: room, server: self)
+                    d.rooms[code] = live
+                    d.lobby.update(room.summary)
+                    for member in room.members {
+                        guard let record = d.lobby.players[member.id], record.room == nil else { continue }
+                        d.lobby.seated(member.id, in: code)
+                        if let connection = record.connection, let outbox = d.outboxes[connection] {
+                            attachments.append((live, member.id, outbox))
+                        }
+                    }
+                    started.append(live)
+                } catch {
+                    logger.error("a room taken over could not be restored", metadata: ["room": "\(code)", "error": "\(error)"])
+                }
+            }
+        }
+        for room in started { room.start() }
+        for attachment in attachments { attachment.room.attach(attachment.player, outbox: attachment.outbox) }
+        return Set(started.map(\.code))
+    }
+
+    /// Whether this node knows the player holding `token`.
+    func knowsToken(_ token: String) -> Bool {
+        let hash = TokenHash.hex(token)
+        return withLobby { $0.knows(tokenHash: hash) }
+    }
+
+    /// Players other nodes stored since this node last looked: their tokens resume here
+    /// too (a client that follows a `redirect` says hello here with its token).
+    func adopt(_ players: [StoredState.Player]) {
+        let now = clock.now
+        directory.withLock { d in
+            for player in players where d.lobby.players[PlayerID(player.id)] == nil {
+                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+            }
+        }
+    }
+
+    /// The room's lease went to another node: stop running it here, without a word to the
+    /// store (the room lives on elsewhere); its members are asked to reconnect (1012).
+    func abandon(_ code: RoomCode) {
+        guard let room = room(code) else { return }
+        room.abandon()
+        roomClosed(code)
     }
 
     func roomClosed(_ code: RoomCode) {

@@ -24,7 +24,18 @@ final class GameSession: WebSocketService {
     /// `GameServer.roomAndVersion(of:)`); dropped by any text message.
     private var drawingRoom: (room: LiveRoom, version: Int)?
 
-    init(server: GameServer, outbox: Outbox, remoteIP: String) {
+    /// The connection's event loop; with it (and a shared store) a `hello` with a token
+    /// this node does not know waits for the store's answer (`helloPending`).
+    private let eventLoop: (any EventLoop)?
+    /// A hello is waiting for the store; messages read meanwhile wait in `deferred`.
+    private var helloPending = false
+    private var deferred: [ClientMessage] = []
+    private var ended = false
+    /// Messages a client may send after its hello before the welcome comes.
+    static let deferredLimit = 16
+
+    init(server: GameServer, outbox: Outbox, remoteIP: String, eventLoop: (any EventLoop)? = nil) {
+        self.eventLoop = eventLoop
         self.server = server
         self.connection = server.newConnectionID()
         self.outbox = outbox
@@ -49,6 +60,7 @@ final class GameSession: WebSocketService {
 
     /// The connection ended, however it ended.
     func connectionClosed() {
+        ended = true
         timers?.cancel()
         outbox.finish()
         server.connectionClosed(connection, player: player, outbox: outbox, ip: remoteIP)
@@ -139,6 +151,28 @@ final class GameSession: WebSocketService {
         return room
     }
 
+    private func hello(name: String, token: String?, avatar: Avatar?) -> ProtocolError? {
+        switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox) {
+        case .success(let id):
+            player = id
+            return nil
+        case .failure(let error):
+            return error
+        }
+    }
+
+    /// The store answered a deferred hello: say it, then handle what came meanwhile.
+    private func finishHello(name: String, token: String, avatar: Avatar?) {
+        helloPending = false
+        let waiting = deferred
+        deferred = []
+        guard !ended, !outbox.isClosing else { return }
+        if let error = hello(name: name, token: token, avatar: avatar) { reply(error.withRef("hello")) }
+        for message in waiting {
+            if let error = dispatch(message) { reply(error.withRef(message.type)) }
+        }
+    }
+
     /// Joining or creating rooms, and invitations, have budgets that refuse.
     private func rateLimit(_ message: ClientMessage) -> ProtocolError? {
         let now = server.clock.now
@@ -158,17 +192,31 @@ final class GameSession: WebSocketService {
     }
 
     private func dispatch(_ message: ClientMessage) -> ProtocolError? {
+        if helloPending {
+            guard deferred.count < Self.deferredLimit else {
+                return ProtocolError(.rateLimited, "wait for welcome")
+            }
+            deferred.append(message)
+            return nil
+        }
         guard let player else {
             guard case .hello(let name, let token, let avatar) = message else {
                 return ProtocolError(.badMessage, "the first message must be hello")
             }
-            switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox) {
-            case .success(let id):
-                player = id
+            if let token, let eventLoop, server.remoteRooms.looksUpPlayers, !server.knowsToken(token) {
+                // Several nodes: the token may be another node's player (a client following
+                // a `redirect`, or reconnecting after its node went away). Ask the store
+                // before making a new player.
+                helloPending = true
+                let (server, session) = (self.server, NIOLoopBound(self, eventLoop: eventLoop))
+                let hash = TokenHash.hex(token)
+                Task {
+                    if let found = await server.remoteRooms.lookupPlayer(tokenHash: hash) { server.adopt([found]) }
+                    eventLoop.execute { session.value.finishHello(name: name, token: token, avatar: avatar) }
+                }
                 return nil
-            case .failure(let error):
-                return error
             }
+            return hello(name: name, token: token, avatar: avatar)
         }
         switch message {
         case .hello:

@@ -32,6 +32,8 @@ final class LiveRoom: Sendable {
         /// The lobby and the store were told the room closed.
         var closePublished = false
         var resync = ResyncPacer()
+        /// Another node runs the room now: nothing more happens here.
+        var abandoned = false
     }
     private let state: Mutex<State>
     private let server: GameServer
@@ -102,6 +104,18 @@ final class LiveRoom: Sendable {
             return s.room.expel(player, now: server.clock.now)
         }
         return expelled
+    }
+
+    /// Stops the room without closing it (its lease went to another node): no more
+    /// effects, timers or writes; every member is asked to reconnect.
+    func abandon() {
+        let outboxes = state.withLock { s -> [Outbox] in
+            s.abandoned = true
+            s.timerDeadline = nil
+            s.timerArming &+= 1
+            return s.outboxes.entries.map(\.outbox)
+        }
+        for outbox in outboxes { outbox.close(code: .serviceRestart, reason: "room moved to another node: reconnect with your token") }
     }
 
     /// Moderator close.
@@ -234,6 +248,7 @@ final class LiveRoom: Sendable {
         let server = self.server
         let code = self.code
         let timer = state.withLock { s -> TimerChange in
+            guard !s.abandoned else { return .none }
             let effects = change(&s)
             Self.perform(effects, in: &s, server: server, code: code)
             return Self.publish(in: &s, server: server, code: code)

@@ -1,0 +1,119 @@
+import Rooms
+
+/// The room leases one node holds, as a pure state machine: events and the current time
+/// in, `LeaseAction`s out. `PostgresLeases` performs the actions; the store asks it which
+/// epoch a room's writes carry.
+struct LeaseKeeper: Sendable {
+    struct Configuration: Sendable, Equatable {
+        /// How long the store keeps a lease after an acquire or renewal.
+        var durationMs = 6_000
+        /// A held lease is renewed this long after the request that last set it.
+        var renewAfterMs = 2_000
+        /// Given up this long before the node's estimate of the expiry (clock rate
+        /// differences, the time a renewal takes to be acted on).
+        var safetyMarginMs = 500
+
+        /// How long the node counts a lease valid after the request that set it.
+        var validityMs: Int { durationMs - safetyMarginMs }
+    }
+
+    let configuration: Configuration
+    private(set) var leases: [RoomCode: RoomLease] = [:]
+
+    init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The epoch this node's writes for `code` carry; nil when it does not hold the lease.
+    func epoch(of code: RoomCode) -> Int64? { leases[code]?.heldEpoch }
+
+    func isLost(_ code: RoomCode) -> Bool { leases[code]?.isLost ?? false }
+
+    func isTracked(_ code: RoomCode) -> Bool { leases[code] != nil }
+
+    /// The node wants to run `code`. A room it lost stays lost until `forget`.
+    mutating func want(_ code: RoomCode, now: Timestamp) -> [LeaseAction] {
+        guard leases[code] == nil else { return [] }
+        leases[code] = RoomLease(code: code, state: .acquiring(sentAt: now))
+        return [.acquire(code)]
+    }
+
+    /// The store granted the lease at `epoch`.
+    mutating func acquired(_ code: RoomCode, epoch: Int64) -> [LeaseAction] {
+        guard case .acquiring(let sentAt) = leases[code]?.state else {
+            // Released meanwhile: give the fresh lease back.
+            return leases[code] == nil ? [.release(code, epoch: epoch)] : []
+        }
+        leases[code]?.state = .held(epoch: epoch, validUntil: sentAt + configuration.validityMs, renewSentAt: nil)
+        return []
+    }
+
+    /// Another node holds a live lease on the room.
+    mutating func refused(_ code: RoomCode) -> [LeaseAction] {
+        guard case .acquiring = leases[code]?.state else { return [] }
+        leases[code]?.state = .lost(epoch: nil)
+        return [.lost(code, epoch: nil)]
+    }
+
+    /// The acquire did not reach the store (or its answer was lost): ask again at the next
+    /// `want`.
+    mutating func acquireFailed(_ code: RoomCode) {
+        if case .acquiring = leases[code]?.state { leases[code] = nil }
+    }
+
+    /// The store extended the lease at `epoch`.
+    mutating func renewed(_ code: RoomCode, epoch: Int64) {
+        guard case .held(epoch, _, let sentAt?) = leases[code]?.state else { return }
+        leases[code]?.state = .held(epoch: epoch, validUntil: sentAt + configuration.validityMs, renewSentAt: nil)
+    }
+
+    /// The store no longer has the lease at `epoch` (another node took it over).
+    mutating func renewRefused(_ code: RoomCode, epoch: Int64) -> [LeaseAction] {
+        lose(code, ifEpoch: epoch)
+    }
+
+    /// The renewal did not reach the store: keep the lease until it runs out; the next tick
+    /// tries again.
+    mutating func renewFailed(_ code: RoomCode, epoch: Int64) {
+        guard case .held(epoch, let validUntil, _) = leases[code]?.state else { return }
+        leases[code]?.state = .held(epoch: epoch, validUntil: validUntil, renewSentAt: nil)
+    }
+
+    /// A write carrying `epoch` was refused: the store has a newer owner.
+    mutating func fenced(_ code: RoomCode, epoch: Int64) -> [LeaseAction] {
+        lose(code, ifEpoch: epoch)
+    }
+
+    /// The node stops running `code` (room closed): release the lease.
+    mutating func release(_ code: RoomCode) -> [LeaseAction] {
+        guard let lease = leases.removeValue(forKey: code) else { return [] }
+        if let epoch = lease.heldEpoch { return [.release(code, epoch: epoch)] }
+        return []
+    }
+
+    /// Drops a lost room's entry, so it may be wanted again.
+    mutating func forget(_ code: RoomCode) {
+        if leases[code]?.isLost == true { leases[code] = nil }
+    }
+
+    /// Renewals that are due, and leases that ran out before a renewal came back.
+    mutating func tick(now: Timestamp) -> [LeaseAction] {
+        var actions: [LeaseAction] = []
+        for code in leases.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard case .held(let epoch, let validUntil, let renewSentAt) = leases[code]?.state else { continue }
+            if now >= validUntil {
+                actions += lose(code, ifEpoch: epoch)
+            } else if renewSentAt == nil, now >= validUntil + (configuration.renewAfterMs - configuration.validityMs) {
+                leases[code]?.state = .held(epoch: epoch, validUntil: validUntil, renewSentAt: now)
+                actions.append(.renew(code, epoch: epoch))
+            }
+        }
+        return actions
+    }
+
+    private mutating func lose(_ code: RoomCode, ifEpoch epoch: Int64) -> [LeaseAction] {
+        guard leases[code]?.heldEpoch == epoch else { return [] }
+        leases[code]?.state = .lost(epoch: epoch)
+        return [.lost(code, epoch: epoch)]
+    }
+}

@@ -1,0 +1,60 @@
+import Rooms
+import Synchronization
+
+/// The rooms other live nodes run, from the shared store (refreshed by the store every
+/// `PostgresGameStore.Configuration.directoryInterval`): a `join` for one of them is
+/// answered with a `redirect` to its node. Empty on a single node.
+final class RemoteRooms: Sendable {
+    struct Directory: Sendable {
+        /// Room code to the id of the node that runs it.
+        var owners: [RoomCode: String] = [:]
+        /// Their public rooms, for the room list.
+        var publicRooms: [RoomSummary] = []
+    }
+
+    private let directory = Mutex(Directory())
+    private let playerLookup = Mutex<(@Sendable (String) async -> StoredState.Player?)?>(nil)
+
+    /// Set on a shared store: finds a player another node stored, by token hash.
+    func setPlayerLookup(_ lookup: @escaping @Sendable (String) async -> StoredState.Player?) {
+        playerLookup.withLock { $0 = lookup }
+    }
+
+    var looksUpPlayers: Bool { playerLookup.withLock { $0 != nil } }
+
+    private let commitHook = Mutex<(@Sendable () async -> Void)?>(nil)
+
+    /// Set on a shared store: waits until what this node queued is committed.
+    func setCommit(_ commit: @escaping @Sendable () async -> Void) {
+        commitHook.withLock { $0 = commit }
+    }
+
+    /// Sends `redirect` once this node's queued changes (the player's own record among
+    /// them) are committed, so the node the client goes to finds its token in the store.
+    func sendRedirect(room: RoomCode, node: String, to outbox: Outbox) {
+        let message = Self.redirectMessage(room: room, node: node)
+        guard let commit = commitHook.withLock({ $0 }) else { return outbox.sendText(message) }
+        Task {
+            await commit()
+            outbox.sendText(message)
+        }
+    }
+
+    func lookupPlayer(tokenHash: String) async -> StoredState.Player? {
+        guard let lookup = playerLookup.withLock({ $0 }) else { return nil }
+        return await lookup(tokenHash)
+    }
+
+    func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
+
+    var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }
+
+    func replace(_ new: Directory) { directory.withLock { $0 = new } }
+
+    /// `{"t":"redirect","room":CODE,"node":NODE,"path":"/ws?node=NODE"}` (docs/PROTOCOL.md).
+    /// Codes and node ids are plain ASCII without quotes or escapes (`RoomCode`,
+    /// `ServeCommand.isNodeID`), so they are written as they are.
+    static func redirectMessage(room: RoomCode, node: String) -> [UInt8] {
+        Array(#"{"t":"redirect","room":"\#(room.rawValue)","node":"\#(node)","path":"/ws?node=\#(node)"}"#.utf8)
+    }
+}

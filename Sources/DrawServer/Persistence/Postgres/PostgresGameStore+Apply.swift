@@ -1,0 +1,247 @@
+import Canvas
+import Foundation
+import Logging
+import PostgresNIO
+import Rooms
+import Synchronization
+
+extension PostgresGameStore {
+    /// Claims the batch's new rooms, then writes the batch in one transaction, each room
+    /// only while its lease is still this node's. Returns false (and keeps the changes for
+    /// the next commit) when the database could not be written.
+    func write(_ changes: [Change]) async -> Bool {
+        let rooms = Set(changes.compactMap(\.room))
+        let claims = keeper.withLock { k in
+            rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: clock.now) }
+        }
+        await perform(claims)
+        var epochs: [RoomCode: Int64] = [:]
+        var unclaimed = Set<RoomCode>()
+        keeper.withLock { k in
+            for code in rooms {
+                if let epoch = k.epoch(of: code) {
+                    epochs[code] = epoch
+                } else if !k.isLost(code) {
+                    unclaimed.insert(code)
+                }
+            }
+        }
+        // A lost room's changes are dropped: another node runs it now.
+        let writable = changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
+        let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
+        let logger = self.logger
+        do {
+            let fenced = try await client.withTransaction(logger: logger) { connection in
+                try await Self.apply(writable, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
+            }
+            if !unclaimed.isEmpty {
+                // The claim itself failed (the database was briefly unreachable): try again.
+                retain(changes.filter { $0.room.map(unclaimed.contains) ?? false })
+            }
+            var actions: [LeaseAction] = []
+            keeper.withLock { k in
+                for code in fenced.sorted() {
+                    if let epoch = epochs[code] { actions += k.fenced(code, epoch: epoch) }
+                }
+                for case .roomClosed(let code) in writable where !fenced.contains(code) {
+                    actions += k.release(code)
+                }
+            }
+            for code in fenced.sorted() {
+                if let epoch = epochs[code] { logger.warning("\(StaleLeaseError(room: code, node: nodeID, epoch: epoch))") }
+            }
+            countFenced(fenced.count)
+            await perform(actions)
+            return true
+        } catch {
+            logger.error("store commit failed; kept for the next commit", metadata: [
+                "error": "\(StoreOpenError.reason(error))", "changes": "\(changes.count)",
+            ])
+            retain(changes)
+            return false
+        }
+    }
+
+    /// Writes one batch on `connection`, inside its transaction. Returns the rooms whose
+    /// writes were refused because the store has a newer epoch for them.
+    ///
+    /// Set-based (one statement per kind of row, through UNNEST), so a batch costs about ten
+    /// round trips however many rooms it touches: the stroke frames of each room and canvas
+    /// generation as one packed row (`PackedFrames`), each room's last snapshot, the closes,
+    /// turns, games, players, and this node's heartbeat.
+    static func apply(
+        _ changes: [Change], epochs: [RoomCode: Int64], node: String, retention: Int,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<RoomCode> {
+        var fenced = Set<RoomCode>()
+        if !epochs.isEmpty {
+            // Locks the leases until the commit: a takeover (which updates the row) waits
+            // for this batch, and a batch after a takeover sees the new epoch.
+            var current: [String: Int64] = [:]
+            let rows = try await connection.query("""
+                SELECT code, epoch FROM room_leases WHERE node_id = \(node) AND code = ANY(\(epochs.keys.map(\.rawValue))::text[])
+                FOR SHARE
+                """, logger: logger)
+            for try await (code, epoch) in rows.decode((String, Int64).self) { current[code] = epoch }
+            for (code, epoch) in epochs where current[code.rawValue] != epoch { fenced.insert(code) }
+        }
+        var batch = Batch()
+        for change in changes where !(change.room.map(fenced.contains) ?? false) {
+            batch.add(change)
+        }
+        let now = GameDatabase.wallClockMs
+        try await batch.writeStrokes(on: connection, logger: logger)
+        fenced.formUnion(try await batch.writeRooms(epochs: epochs, node: node, now: now, on: connection, logger: logger))
+        try await batch.writeClosesTurnsGames(retention: retention, now: now, on: connection, logger: logger)
+        try await batch.writePlayers(now: now, on: connection, logger: logger)
+        try await connection.query("""
+            INSERT INTO node (id, alive_at) VALUES (\(node), \(now))
+            ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
+            """, logger: logger)
+        return fenced
+    }
+}
+
+/// One batch's rows, gathered by kind so each kind is one statement.
+private struct Batch {
+    /// Stroke frames per room, in runs of one canvas generation, in arrival order.
+    var strokes: [RoomCode: [(generation: Int, frames: [StrokeLog.Frame])]] = [:]
+    /// Each room's last snapshot in the batch (a snapshot is the room's whole state).
+    var snapshots: [String: RoomSnapshot] = [:]
+    var closed: Set<String> = []
+    var turns: [TurnRecord] = []
+    var games: [GameRecord] = []
+    var players: [String: PlayerRecord] = [:]
+    var ratings: [TurnRating] = []
+
+    mutating func add(_ change: PostgresGameStore.Change) {
+        switch change {
+        case .player(let record): players[record.id.rawValue] = record
+        case .room(let snapshot): snapshots[snapshot.code] = snapshot
+        case .frame(let room, let generation, let frame):
+            if let last = strokes[room]?.indices.last, strokes[room]?[last].generation == generation {
+                strokes[room]?[last].frames.append(frame)
+            } else {
+                strokes[room, default: []].append((generation, [frame]))
+            }
+        case .roomClosed(let code): closed.insert(code.rawValue)
+        case .turn(let record): turns.append(record)
+        case .game(let record): games.append(record)
+        case .turnRated(let rating): ratings.append(rating)
+        case .flushed: break
+        }
+    }
+
+    func writeStrokes(on connection: PostgresConnection, logger: Logger) async throws {
+        var (codes, generations, atMs, ops) = ([String](), [Int64](), [Int64](), [ByteBuffer]())
+        for (room, runs) in strokes.sorted(by: { $0.key < $1.key }) where !closed.contains(room.rawValue) {
+            for run in runs {
+                codes.append(room.rawValue)
+                generations.append(Int64(run.generation))
+                atMs.append(Int64(run.frames.first?.at ?? 0))
+                ops.append(ByteBuffer(bytes: PackedFrames.pack(run.frames)))
+            }
+        }
+        guard !codes.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO stroke (room_code, generation, at_ms, ops)
+            SELECT * FROM UNNEST(\(codes)::text[], \(generations)::bigint[], \(atMs)::bigint[], \(ops)::bytea[])
+            """, logger: logger)
+    }
+
+    /// Upserts the rooms' snapshots with their epochs; returns the rooms the store refused
+    /// (its row carries a newer epoch).
+    func writeRooms(
+        epochs: [RoomCode: Int64], node: String, now: Int64, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Set<RoomCode> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var (codes, names, publics, phases, generations, states, roomEpochs) = ([String](), [String](), [Bool](), [String](), [Int64](), [String](), [Int64]())
+        var (seated, seats) = ([Int](), [Int]())
+        for (code, snapshot) in snapshots.sorted(by: { $0.key < $1.key }) where !closed.contains(code) {
+            guard let room = RoomCode(parsing: code), let epoch = epochs[room] else { continue }
+            codes.append(code)
+            names.append(snapshot.name)
+            publics.append(snapshot.isPublic)
+            seated.append(snapshot.members.count(where: { !$0.spectator }))
+            seats.append(snapshot.settings.maxPlayers)
+            phases.append(snapshot.phase.phase.rawValue)
+            generations.append(Int64(snapshot.canvasGeneration))
+            states.append(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
+            roomEpochs.append(epoch)
+        }
+        guard !codes.isEmpty else { return [] }
+        let rows = try await connection.query("""
+            INSERT INTO room AS r (code, name, public, players, max_players, phase, canvas_generation, state, updated_at, node_id, epoch)
+            SELECT u.code, u.name, u.public, u.players, u.max_players, u.phase, u.generation, u.state, \(now), \(node), u.epoch
+            FROM UNNEST(\(codes)::text[], \(names)::text[], \(publics)::boolean[], \(seated)::integer[], \(seats)::integer[],
+                        \(phases)::text[], \(generations)::bigint[], \(states)::text[], \(roomEpochs)::bigint[])
+                AS u(code, name, public, players, max_players, phase, generation, state, epoch)
+            ON CONFLICT (code) DO UPDATE SET name = excluded.name, public = excluded.public, players = excluded.players,
+                max_players = excluded.max_players, phase = excluded.phase,
+                canvas_generation = excluded.canvas_generation, state = excluded.state, updated_at = excluded.updated_at,
+                node_id = excluded.node_id, epoch = excluded.epoch
+            WHERE r.epoch <= excluded.epoch
+            RETURNING r.code
+            """, logger: logger)
+        var written = Set<String>()
+        for try await code in rows.decode(String.self) { written.insert(code) }
+        try await connection.query("""
+            DELETE FROM stroke AS s USING UNNEST(\(codes)::text[], \(generations)::bigint[]) AS u(code, generation)
+            WHERE s.room_code = u.code AND s.generation < u.generation
+            """, logger: logger)
+        return Set(codes.filter { !written.contains($0) }.compactMap(RoomCode.init(parsing:)))
+    }
+
+    func writeClosesTurnsGames(retention: Int, now: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        if !closed.isEmpty {
+            let codes = closed.sorted()
+            try await connection.query("DELETE FROM room WHERE code = ANY(\(codes)::text[])", logger: logger)
+            try await connection.query("DELETE FROM stroke WHERE room_code = ANY(\(codes)::text[])", logger: logger)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for record in turns {
+            let scores = Dictionary(uniqueKeysWithValues: record.scores.map { ($0.key.rawValue, $0.value) })
+            let scoresJSON = String(decoding: try encoder.encode(scores), as: UTF8.self)
+            try await connection.query("""
+                INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes)
+                VALUES (\(record.roomCode.rawValue), \(record.game), \(record.turn), \(record.round), \(record.drawer.rawValue),
+                        \(record.word), \(record.reason.rawValue), \(scoresJSON), \(record.strokes.ndjson()), \(now),
+                        \(record.ratings.likes), \(record.ratings.dislikes))
+                """, logger: logger)
+        }
+        for rating in ratings {
+            // The room's latest stored row of that turn (a code can be reused later).
+            try await connection.query("""
+                UPDATE turn SET likes = \(rating.counts.likes), dislikes = \(rating.counts.dislikes)
+                WHERE id = (SELECT MAX(id) FROM turn WHERE room_code = \(rating.roomCode.rawValue)
+                            AND game = \(rating.game) AND turn = \(rating.turn))
+                """, logger: logger)
+        }
+        if !turns.isEmpty {
+            try await connection.query("DELETE FROM turn WHERE id <= (SELECT MAX(id) FROM turn) - \(retention)", logger: logger)
+        }
+        for record in games {
+            let ranking = String(decoding: try encoder.encode(record.ranking), as: UTF8.self)
+            try await connection.query("""
+                INSERT INTO game (room_code, game, ranking, finished_at) VALUES (\(record.roomCode.rawValue), \(record.game), \(ranking), \(now))
+                """, logger: logger)
+        }
+    }
+
+    func writePlayers(now: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !players.isEmpty else { return }
+        let records = players.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let avatars = try records.map { String(decoding: try encoder.encode($0.avatar), as: UTF8.self) }
+        try await connection.query("""
+            INSERT INTO player (id, name, token_hash, last_seen_at, avatar)
+            SELECT u.id, u.name, u.token_hash, \(now), u.avatar FROM UNNEST(\(records.map(\.id.rawValue))::text[],
+                \(records.map(\.name))::text[], \(records.map(\.tokenHash))::text[], \(avatars)::text[]) AS u(id, name, token_hash, avatar)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash, last_seen_at = excluded.last_seen_at,
+                avatar = excluded.avatar
+            """, logger: logger)
+    }
+}

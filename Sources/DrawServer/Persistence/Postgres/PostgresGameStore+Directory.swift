@@ -1,0 +1,83 @@
+import Foundation
+import PostgresNIO
+import Rooms
+import Synchronization
+
+extension PostgresGameStore {
+    /// Called from the writer loop with the rooms other live nodes run and the players
+    /// stored recently.
+    func onDirectory(_ handler: @escaping @Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void) {
+        directoryHandler.withLock { $0 = handler }
+    }
+
+    /// Reads the other nodes' rooms and recent players and hands them to the handler.
+    func refreshDirectory(playersSince: Int64) async {
+        guard let handler = directoryHandler.withLock({ $0 }) else { return }
+        do {
+            var directory = RemoteRooms.Directory()
+            for try await (code, node) in try await client.query("""
+                SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
+                """, logger: logger).decode((String, String).self) {
+                if let code = RoomCode(parsing: code) { directory.owners[code] = node }
+            }
+            for try await (code, name, players, maxPlayers, phase) in try await client.query("""
+                SELECT r.code, r.name, r.players, r.max_players, r.phase FROM room r JOIN room_leases l ON l.code = r.code
+                WHERE r.public AND l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
+                """, logger: logger).decode((String, String, Int, Int, String).self) {
+                guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
+                directory.publicRooms.append(RoomSummary(code: room, name: name, isPublic: true, players: players, maxPlayers: maxPlayers, phase: phase))
+            }
+            var players: [StoredState.Player] = []
+            for try await (id, name, tokenHash) in try await client.query("""
+                SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)
+                """, logger: logger).decode((String, String, String).self) {
+                players.append(.init(id: id, name: name, tokenHash: tokenHash))
+            }
+            handler(directory, players)
+        } catch {
+            logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
+    func heartbeat() async {
+        do {
+            try await client.query("""
+                INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
+                ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
+                """, logger: logger)
+        } catch {
+            logger.error("store heartbeat failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
+    /// Called from the writer loop with rooms taken over from a node that is gone; returns
+    /// the rooms it started (the others' leases are released).
+    func onOrphans(_ handler: @escaping @Sendable (StoredState) -> Set<RoomCode>) {
+        orphanHandler.withLock { $0 = handler }
+    }
+
+    /// Takes over the rooms of nodes that are gone and hands them to the orphan handler.
+    func adoptOrphans() async {
+        guard let handler = orphanHandler.withLock({ $0 }) else { return }
+        do {
+            guard let orphans = try await takeOverOrphans() else { return }
+            let claimed = Set(orphans.rooms.compactMap { RoomCode(parsing: $0.snapshot.code) } + orphans.unreadable.compactMap { RoomCode(parsing: $0.code) })
+            let started = handler(orphans)
+            logger.notice("rooms taken over from a node that is gone", metadata: [
+                "rooms": "\(started.sorted().map(\.rawValue).joined(separator: ","))", "node": "\(nodeID)",
+            ])
+            await releaseRooms(notRunning: { !claimed.contains($0) || started.contains($0) })
+        } catch {
+            logger.error("store take-over failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+
+    /// Releases the leases of rooms this node claimed at start-up but does not run (a
+    /// stored room that could not be restored, or had no members left).
+    func releaseRooms(notRunning isRunning: (RoomCode) -> Bool) async {
+        let actions = keeper.withLock { k in
+            k.leases.keys.filter { !isRunning($0) }.sorted().flatMap { k.release($0) }
+        }
+        await perform(actions)
+    }
+}

@@ -1,0 +1,60 @@
+import Logging
+import Rooms
+import Synchronization
+
+extension PostgresGameStore {
+    /// Renews the leases that are due and reports the ones that ran out.
+    func tickLeases() async {
+        let actions = keeper.withLock { $0.tick(now: clock.now) }
+        await perform(actions)
+    }
+
+    /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
+    func perform(_ actions: [LeaseAction]) async {
+        var renewals: [(RoomCode, Int64)] = []
+        var lost: [RoomCode] = []
+        for action in actions {
+            switch action {
+            case .acquire(let code):
+                let result = await leases.acquire(code)
+                let more = keeper.withLock { k -> [LeaseAction] in
+                    switch result {
+                    case .acquired(let epoch): return k.acquired(code, epoch: epoch)
+                    case .heldElsewhere: return k.refused(code)
+                    case .failed:
+                        k.acquireFailed(code)
+                        return []
+                    }
+                }
+                await perform(more)
+            case .renew(let code, let epoch):
+                renewals.append((code, epoch))
+            case .release(let code, let epoch):
+                await leases.release(code, epoch: epoch)
+            case .lost(let code, let epoch):
+                logger.warning("room lease lost: this node stops running the room", metadata: [
+                    "room": "\(code)", "epoch": "\(epoch.map(String.init) ?? "none")", "node": "\(nodeID)",
+                ])
+                lost.append(code)
+            }
+        }
+        if !renewals.isEmpty {
+            let outcome = await leases.renew(renewals)
+            let more = keeper.withLock { k -> [LeaseAction] in
+                var more: [LeaseAction] = []
+                for (code, epoch) in renewals {
+                    switch outcome {
+                    case .some(let renewed) where renewed.contains(code): k.renewed(code, epoch: epoch)
+                    case .some: more += k.renewRefused(code, epoch: epoch)
+                    case .none: k.renewFailed(code, epoch: epoch)
+                    }
+                }
+                return more
+            }
+            await perform(more)
+        }
+        if !lost.isEmpty, let handler = lostHandler.withLock({ $0 }) {
+            for code in lost { handler(code) }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+import Canvas
+import Logging
+import PostgresNIO
+import Rooms
+import ServiceLifecycle
+import Synchronization
+
+/// The PostgreSQL store (`serve --store postgres://...`): the same records as the SQLite
+/// `PersistenceWriter`, batched the same way (the hot path only appends to a list under a
+/// lock; a commit every `interval`), so several nodes can share one database.
+///
+/// Every room write is fenced by the room's lease (`LeaseKeeper`, `PostgresLeases`): a
+/// room is claimed the first time it is written, its rows carry the lease's epoch, and a
+/// batch writes a room only while the store still has this node's epoch for it (checked
+/// under a row lock in the batch's transaction). A refused room is reported lost
+/// (`onRoomLost`) and the node stops running it.
+final class PostgresGameStore: GameStore, Service {
+    struct Configuration: Sendable {
+        /// The longest a change waits before it is committed.
+        var interval: Duration = .milliseconds(75)
+        /// Commit early once this many changes are waiting.
+        var maxBatch = 2_000
+        /// Finished turns kept (with their stroke logs); older ones are deleted.
+        var turnRetention = 5_000
+        /// Changes kept for the next commit while the database is unreachable; past this,
+        /// the oldest are dropped (and logged).
+        var maxRetainedChanges = 200_000
+        var leases = LeaseKeeper.Configuration()
+        /// How often the node reads which rooms the other nodes run, and the players they
+        /// stored (for `redirect` and resuming tokens across nodes).
+        var directoryInterval: Duration = .milliseconds(500)
+        /// How long start-up waits for another process with the same node id to let go
+        /// (a node killed a moment ago: PostgreSQL ends its session when it sees the socket
+        /// close) before refusing.
+        var identityPatience: Duration = .seconds(3)
+    }
+
+    enum Change: Sendable {
+        indirect case player(PlayerRecord)
+        indirect case room(RoomSnapshot)
+        case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
+        case roomClosed(RoomCode)
+        indirect case turn(TurnRecord)
+        indirect case game(GameRecord)
+        case turnRated(TurnRating)
+        /// Not a change: resumed once everything queued before it was tried.
+        case flushed(CheckedContinuation<Void, Never>)
+
+        var room: RoomCode? {
+            switch self {
+            case .room(let snapshot): RoomCode(parsing: snapshot.code)
+            case .frame(let room, _, _), .roomClosed(let room): room
+            case .turn(let record): record.roomCode
+            case .game(let record): record.roomCode
+            case .turnRated(let rating): rating.roomCode
+            case .player, .flushed: nil
+            }
+        }
+    }
+
+    private struct Pending: Sendable {
+        var changes: [Change] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        var urgent = false
+        var stopped = false
+    }
+
+    let url: PostgresStoreURL
+    let nodeID: String
+    let configuration: Configuration
+    let logger: Logger
+    let client: PostgresClient
+    let leases: PostgresLeases
+    let clock = ServerClock()
+    private let clientTask: Task<Void, Never>
+    /// Holds the node id's advisory lock while the node runs.
+    private let identity: PostgresConnection
+    private let pending = Mutex(Pending())
+    let keeper: Mutex<LeaseKeeper>
+    let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
+    let orphanHandler = Mutex<(@Sendable (StoredState) -> Set<RoomCode>)?>(nil)
+    let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
+    private let totals = Mutex(Statistics())
+
+    struct Statistics: Sendable, Equatable {
+        var commits = 0
+        var failedCommits = 0
+        var changes = 0
+        var fencedRooms = 0
+        var droppedChanges = 0
+    }
+
+    var statistics: Statistics { totals.withLock { $0 } }
+
+    /// Connects, brings the schema up to date (safe when several nodes start at once) and
+    /// starts the connection pool. Fails with a one-line reason when the database cannot
+    /// be reached or refuses.
+    static func open(
+        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), logger: Logger
+    ) async throws(StoreOpenError) -> PostgresGameStore {
+        // One plain connection first: the pool retries forever, this fails at once.
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw StoreOpenError(store: url.description, reason: "cannot connect: \(StoreOpenError.reason(error))")
+        }
+        do {
+            try await PostgresSchema.migrate(connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw StoreOpenError(store: url.description, reason: "migration failed: \(StoreOpenError.reason(error))")
+        }
+        // This connection stays open for the node's life, holding a session lock on its id:
+        // a second process with the same id is refused, and a killed one lets go at once.
+        do {
+            guard try await holdIdentity(nodeID, on: connection, patience: configuration.identityPatience, logger: logger) else {
+                try? await connection.close()
+                throw StoreOpenError(store: url.description, reason: "node id \(nodeID) is already running on this store (--node-id)")
+            }
+        } catch let error as StoreOpenError {
+            throw error
+        } catch {
+            try? await connection.close()
+            throw StoreOpenError(store: url.description, reason: "cannot register the node: \(StoreOpenError.reason(error))")
+        }
+        return PostgresGameStore(url: url, nodeID: nodeID, identity: connection, configuration: configuration, logger: logger)
+    }
+
+    /// Takes the advisory lock named after the node id on `connection`, retrying for
+    /// `patience`; false when another session keeps it.
+    private static func holdIdentity(_ nodeID: String, on connection: PostgresConnection, patience: Duration, logger: Logger) async throws -> Bool {
+        let key = "drawserver node \(nodeID)"
+        let deadline = ContinuousClock.now + patience
+        while true {
+            for try await held in try await connection.query(
+                "SELECT pg_try_advisory_lock(hashtextextended(\(key), 0))", logger: logger
+            ).decode(Bool.self) where held {
+                return true
+            }
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, logger: Logger) {
+        self.identity = identity
+        self.url = url
+        self.nodeID = nodeID
+        self.configuration = configuration
+        self.logger = logger
+        var options = url.clientConfiguration
+        options.options.maximumConnections = 4
+        let client = PostgresClient(configuration: options, backgroundLogger: logger)
+        self.client = client
+        self.clientTask = Task { await client.run() }
+        self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
+        self.keeper = Mutex(LeaseKeeper(configuration: configuration.leases))
+    }
+
+    /// Called (off every lock) for each room whose lease this node lost.
+    func onRoomLost(_ handler: @escaping @Sendable (RoomCode) -> Void) {
+        lostHandler.withLock { $0 = handler }
+    }
+
+    /// Stops the pool and lets go of the node id; for tests that open several stores (the
+    /// server's own store stops when its `run` ends).
+    func close() async {
+        clientTask.cancel()
+        try? await identity.close()
+    }
+
+    // MARK: - GameStore (called under room and session locks; never blocks)
+
+    func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
+    func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
+    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
+        enqueue(.frame(room: room, generation: generation, frame: frame))
+    }
+    func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
+    func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
+    func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
+    func turnRated(_ rating: TurnRating) { enqueue(.turnRated(rating)) }
+
+    private func enqueue(_ change: Change) {
+        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            p.changes.append(change)
+            guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
+            p.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    // MARK: - The writer loop
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var lastBeat = ContinuousClock.now
+            var lastDirectory = ContinuousClock.now
+            var playersSince = GameDatabase.wallClockMs - 5_000
+            while !Task.isCancelled {
+                await self.waitForBatch()
+                await self.tickLeases()
+                await self.commitPending()
+                // Every commit stamps the node's alive_at; an idle node stamps it at least
+                // once a second, so a crashed node's rooms know how long they ran.
+                if ContinuousClock.now - lastBeat >= .seconds(1) {
+                    await self.heartbeat()
+                    lastBeat = ContinuousClock.now
+                }
+                if ContinuousClock.now - lastDirectory >= self.configuration.directoryInterval {
+                    // Players from a few seconds back as well: the nodes' wall clocks stamp
+                    // last_seen_at and need not agree exactly.
+                    let since = GameDatabase.wallClockMs - 5_000
+                    await self.refreshDirectory(playersSince: playersSince)
+                    await self.adoptOrphans()
+                    playersSince = since
+                    lastDirectory = ContinuousClock.now
+                }
+            }
+        }
+        await commitPending()
+        pending.withLock { $0.stopped = true }
+        await commitPending()
+        // Hand the rooms over at once instead of letting their leases run out.
+        let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
+        await perform(releases)
+        await close()
+    }
+
+    /// Returns once everything queued so far was tried (committed, or kept for a retry
+    /// when the database is unreachable).
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
+                guard !p.stopped else { return (true, nil) }
+                p.changes.append(.flushed(continuation))
+                p.urgent = true
+                defer { p.waiter = nil }
+                return (false, p.waiter)
+            }
+            if stopped { continuation.resume() }
+            waiter?.resume()
+        }
+    }
+
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+
+    private func waitForBatch() async {
+        if pending.withLock({ isDue($0) }) { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: self.configuration.interval) }
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    let resumeNow = self.pending.withLock { p -> Bool in
+                        if self.isDue(p) { return true }
+                        p.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            }
+            await group.next()
+            group.cancelAll()
+            let waiter = self.pending.withLock { p -> CheckedContinuation<Void, Never>? in
+                defer { p.waiter = nil }
+                return p.waiter
+            }
+            waiter?.resume()
+            await group.waitForAll()
+        }
+    }
+
+    /// Only the writer loop commits, so batches reach the database in order.
+    func commitPending() async {
+        let batch = pending.withLock { p -> [Change] in
+            p.urgent = false
+            defer { p.changes = [] }
+            return p.changes
+        }
+        guard !batch.isEmpty else { return }
+        let changes = batch.filter { if case .flushed = $0 { false } else { true } }
+        if !changes.isEmpty {
+            let committed = await write(changes)
+            totals.withLock { t in
+                if committed { t.commits += 1; t.changes += changes.count } else { t.failedCommits += 1 }
+            }
+        }
+        for case .flushed(let continuation) in batch { continuation.resume() }
+    }
+
+    /// Puts changes that could not be committed back in front of the queue, for the next
+    /// commit; the oldest past `maxRetainedChanges` are dropped.
+    func retain(_ changes: [Change]) {
+        let dropped = pending.withLock { p -> [Change] in
+            p.changes = changes + p.changes
+            let excess = p.changes.count - configuration.maxRetainedChanges
+            guard excess > 0 else { return [] }
+            defer { p.changes.removeFirst(excess) }
+            return Array(p.changes.prefix(excess))
+        }
+        // A flush among them returns now: its changes were tried, and the drain must end.
+        for case .flushed(let continuation) in dropped { continuation.resume() }
+        if !dropped.isEmpty {
+            totals.withLock { $0.droppedChanges += dropped.count }
+            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped.count)"])
+        }
+    }
+
+    func countFenced(_ rooms: Int) { totals.withLock { $0.fencedRooms += rooms } }
+}

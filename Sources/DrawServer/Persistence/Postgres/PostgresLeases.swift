@@ -1,0 +1,89 @@
+import Logging
+import PostgresNIO
+import Rooms
+
+/// The room leases' SQL: the thin owner of `LeaseKeeper`'s actions. Expiries are the
+/// database's clock (`now()`), so the nodes' clocks need not agree.
+struct PostgresLeases: Sendable {
+    enum AcquireResult: Sendable, Equatable {
+        case acquired(epoch: Int64)
+        /// Another node holds a lease that has not expired.
+        case heldElsewhere
+        /// The database could not be asked.
+        case failed
+    }
+
+    let client: PostgresClient
+    let nodeID: String
+    let durationMs: Int
+    let logger: Logger
+
+    /// One conditional UPSERT: a new row starts at epoch 1; an expired lease, or one this
+    /// node already holds (a restarted node with the same id), is taken with the epoch
+    /// bumped; a live lease of another node is left alone and nothing is returned.
+    static func acquireQuery(_ code: String, node: String, durationMs: Int) -> PostgresQuery {
+        """
+        INSERT INTO room_leases AS l (code, node_id, epoch, expires_at)
+        VALUES (\(code), \(node), 1, now() + \(durationMs) * interval '1 millisecond')
+        ON CONFLICT (code) DO UPDATE SET node_id = excluded.node_id, epoch = l.epoch + 1, expires_at = excluded.expires_at
+        WHERE l.expires_at < now() OR l.node_id = excluded.node_id
+        RETURNING epoch
+        """
+    }
+
+    func acquire(_ code: RoomCode) async -> AcquireResult {
+        do {
+            let rows = try await client.query(Self.acquireQuery(code.rawValue, node: nodeID, durationMs: durationMs), logger: logger)
+            for try await epoch in rows.decode(Int64.self) { return .acquired(epoch: epoch) }
+            return .heldElsewhere
+        } catch {
+            logger.error("lease acquire failed", metadata: ["room": "\(code)", "error": "\(StoreOpenError.reason(error))"])
+            return .failed
+        }
+    }
+
+    /// Extends the leases still held at their epochs; returns the rooms renewed (the others
+    /// were taken over), or nil when the database could not be asked.
+    func renew(_ held: [(RoomCode, Int64)]) async -> Set<RoomCode>? {
+        let codes = held.map(\.0.rawValue)
+        let epochs = held.map(\.1)
+        do {
+            let rows = try await client.query("""
+                UPDATE room_leases AS l SET expires_at = now() + \(durationMs) * interval '1 millisecond'
+                FROM UNNEST(\(codes)::text[], \(epochs)::bigint[]) AS h(code, epoch)
+                WHERE l.code = h.code AND l.epoch = h.epoch AND l.node_id = \(nodeID)
+                RETURNING l.code
+                """, logger: logger)
+            var renewed = Set<RoomCode>()
+            for try await code in rows.decode(String.self) {
+                if let code = RoomCode(parsing: code) { renewed.insert(code) }
+            }
+            return renewed
+        } catch {
+            logger.error("lease renewal failed", metadata: ["rooms": "\(held.count)", "error": "\(StoreOpenError.reason(error))"])
+            return nil
+        }
+    }
+
+    /// Expires the lease now if it is still this node's at `epoch`; the row (and its epoch)
+    /// stays, so the next owner's epoch is higher.
+    func release(_ code: RoomCode, epoch: Int64) async {
+        do {
+            try await client.query("""
+                UPDATE room_leases SET expires_at = now() - interval '1 millisecond'
+                WHERE code = \(code.rawValue) AND node_id = \(nodeID) AND epoch = \(epoch)
+                """, logger: logger)
+        } catch {
+            logger.error("lease release failed", metadata: ["room": "\(code)", "error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+}
+
+/// A room write refused because the store has a newer owner for the room than the epoch
+/// the write carried.
+struct StaleLeaseError: Error, CustomStringConvertible {
+    var room: RoomCode
+    var node: String
+    var epoch: Int64
+    var description: String { "room \(room): lease epoch \(epoch) of node \(node) is stale; the write was refused" }
+}

@@ -1,0 +1,338 @@
+import Canvas
+import Foundation
+import Logging
+import Rooms
+import Synchronization
+import Testing
+@testable import DrawServer
+
+@Suite("PostgreSQL store", .serialized, .enabled(if: TestPostgres.isAvailable, TestPostgres.skipped), .timeLimit(.minutes(2)))
+struct PostgresStoreTests {
+    let logger = TestPostgres.logger
+
+    func open(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> PostgresGameStore {
+        var configuration = PostgresGameStore.Configuration()
+        configuration.leases = LeaseKeeper.Configuration(durationMs: leaseMs, renewAfterMs: leaseMs / 3, safetyMarginMs: leaseMs / 10)
+        return try await PostgresGameStore.open(url: url, nodeID: node, configuration: configuration, logger: logger)
+    }
+
+    func frames(_ count: Int, from start: Int = 0) -> [StrokeLog.Frame] {
+        (start..<start + count).map { n in
+            StrokeLog.Frame(at: n * 10, bytes: strokeBytes(from: Point(x: Int32(n % 500), y: 3), to: Point(x: 400, y: Int32(n % 300))))
+        }
+    }
+
+    @Test func migrationsAreSafeWhenNodesStartAtOnce() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let stores = try await withThrowingTaskGroup(of: PostgresGameStore.self) { group in
+            for node in ["n1", "n2", "n3", "n4"] { group.addTask { try await self.open(url, node: node) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(stores.count == 4)
+        let applied = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM drawserver_migrations")
+        #expect(applied == Int64(PostgresSchema.migrations.count))
+        for store in stores { await store.close() }
+    }
+
+    @Test func roomsPlayersAndStrokesSurviveARestart() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let first = try await open(url, node: "solo")
+        let room = StrokeStorageTests.drawingRoom("PGAAAA")
+        let closing = StrokeStorageTests.drawingRoom("PGBBBB")
+        let now = Timestamp(milliseconds: 1_000)
+        let avatar = Avatar(color: 3, eyes: 2, mouth: 5, accessory: 6)
+        first.playerChanged(PlayerRecord(id: PlayerID("ada"), name: "Ada", avatar: avatar, tokenHash: "hash-ada", lastSeen: now))
+        first.roomChanged(room.snapshot(now: now))
+        first.roomChanged(closing.snapshot(now: now))
+        let sent = frames(250)
+        for (n, frame) in sent.enumerated() {
+            first.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame)
+            // Several batches, so the room's frames span several packed rows.
+            if n % 100 == 99 { await first.commitPending() }
+        }
+        first.roomClosed(closing.code)
+        await first.commitPending()
+        #expect(first.statistics.failedCommits == 0)
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = 'PGBBBB'") == 0, "a closed room is deleted")
+        await first.close()
+
+        // The same node after a crash: it takes its own leases back at a higher epoch.
+        let second = try await open(url, node: "solo")
+        let stored = try await second.load()
+        #expect(stored.players.map(\.id) == ["ada"])
+        #expect(stored.players.first?.tokenHash == "hash-ada")
+        #expect(stored.players.first?.avatar == avatar, "avatars are stored as in SQLite")
+        #expect(stored.unreadable.isEmpty)
+        let back = try #require(stored.rooms.first)
+        #expect(stored.rooms.count == 1)
+        #expect(back.snapshot.code == "PGAAAA")
+        #expect(back.snapshot.members == room.snapshot(now: now).members)
+        #expect(back.frames == sent, "every frame, in order")
+        #expect(second.keeper.withLock { $0.epoch(of: room.code) } == 2)
+        await second.close()
+    }
+
+    @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let a = try await open(url, node: "node-a", leaseMs: 800)
+        let b = try await open(url, node: "node-b", leaseMs: 800)
+        let lostOnA = LostRooms()
+        let lostOnB = LostRooms()
+        a.onRoomLost { lostOnA.add($0) }
+        b.onRoomLost { lostOnB.add($0) }
+        var room = StrokeStorageTests.drawingRoom("PGCCCC")
+        let now = Timestamp(milliseconds: 1_000)
+
+        // A writes first and so claims the room.
+        a.roomChanged(room.snapshot(now: now))
+        a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1)[0])
+        await a.commitPending()
+        #expect(a.keeper.withLock { $0.epoch(of: room.code) } == 1)
+        #expect(await b.leases.acquire(room.code) == .heldElsewhere, "only one node holds the lease")
+
+        // B's writes for A's room are refused before they reach the table.
+        b.roomChanged(room.snapshot(now: now))
+        await b.commitPending()
+        #expect(lostOnB.rooms == [room.code])
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-a")
+
+        // A stops renewing (a paused process): once the lease expires B takes over with a
+        // higher epoch.
+        var takenAt: Int64?
+        try await waitUntil(seconds: 20) {
+            if case .acquired(let epoch) = await b.leases.acquire(room.code) { takenAt = epoch }
+            return takenAt != nil
+        }
+        #expect(takenAt == 2)
+        b.keeper.withLock { k in
+            k.forget(room.code)
+            _ = k.want(room.code, now: b.clock.now)
+            _ = k.acquired(room.code, epoch: 2)
+        }
+        _ = room.handle(.chat("hello from b"), from: PlayerID("bob"), now: now + 10)
+        b.roomChanged(room.snapshot(now: now + 10))
+        await b.commitPending()
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-b")
+        #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = 'PGCCCC'") == 2)
+        let strokeRows = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke WHERE room_code = 'PGCCCC'")
+
+        // A wakes up and writes with its stale epoch: refused, and A gives the room up.
+        a.roomChanged(room.snapshot(now: now + 20))
+        a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1, from: 7)[0])
+        a.roomClosed(room.code)
+        await a.commitPending()
+        #expect(lostOnA.rooms == [room.code])
+        #expect(a.statistics.fencedRooms == 1)
+        #expect(a.keeper.withLock { $0.isLost(room.code) })
+        #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-b", "the stale close deleted nothing")
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke WHERE room_code = 'PGCCCC'") == strokeRows)
+        // Later writes from A for the room are dropped without asking the store.
+        a.roomChanged(room.snapshot(now: now + 30))
+        await a.commitPending()
+        #expect(a.statistics.fencedRooms == 1)
+
+        // The lease's SQL: only the holder at its epoch renews.
+        #expect(await b.leases.renew([(room.code, 2)]) == [room.code])
+        #expect(await a.leases.renew([(room.code, 1)]) == [])
+        #expect(await b.leases.renew([(room.code, 1)]) == [])
+        await a.close()
+        await b.close()
+    }
+}
+
+/// Rooms a store reported lost, in order.
+final class LostRooms: Sendable {
+    private let value = Mutex<[RoomCode]>([])
+    func add(_ code: RoomCode) { value.withLock { $0.append(code) } }
+    var rooms: [RoomCode] { value.withLock { $0 } }
+}
+
+extension PersistenceTests {
+    /// Real server processes on PostgreSQL; nested in the serialized persistence suite so they
+    /// never compete with its crash tests for the machine.
+    @Suite("drawserver serve --store postgres://")
+    struct PostgresServeTests {
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func sigkillMidTurnThenRestartBringsEverythingBack() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            try await PersistenceTests.crashMidTurnAndRestart(store: ["--store", "\(url)", "--node-id", "crash-node"]) { code, player in
+                let score = try await TestPostgres.string(url, """
+                    SELECT m->>'score' FROM room, jsonb_array_elements(state::jsonb->'members') AS m
+                    WHERE code = '\(code)' AND m->>'id' = '\(player)'
+                    """)
+                return score.flatMap { Int($0) }
+            }
+            #expect(try await TestPostgres.integer(url, "SELECT MAX(epoch) FROM room_leases") == 2, "the restarted node took its room back at a new epoch")
+        }
+
+        /// Another node takes a running room's lease over (as after this node paused past the
+        /// expiry): the node's next renewal is refused, it stops running the room and sends its
+        /// players to reconnect, and writes nothing more for it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aNodeThatLosesARoomsLeaseStopsRunningIt() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let token = PersistenceTests.token
+            let server = try await ServerProcess(["--store", "\(url)", "--node-id", "node-a", "--moderator-token", token, "--seed", "5", "--web-root", "web-static"])
+            let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let code = try await seat(ada, [bob])
+            try await waitUntil {
+                try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room WHERE code = '\(code)' AND node_id = 'node-a' AND epoch = 1") == 1
+            }
+            try await TestPostgres.execute(url, """
+                UPDATE room_leases SET node_id = 'node-b', epoch = epoch + 1, expires_at = now() + interval '1 minute' WHERE code = '\(code)'
+                """)
+            #expect(await ada.closeCode() == 1012)
+            #expect(await bob.closeCode() == 1012)
+            let reply = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: token)
+            #expect(reply.status == 404, "the node no longer runs the room")
+            #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = '\(code)'") == 1, "nor writes it")
+            #expect(try await TestPostgres.string(url, "SELECT node_id FROM room_leases WHERE code = '\(code)'") == "node-b")
+            server.signal(SIGTERM)
+            #expect(await server.waitForExit(seconds: 15) == 0)
+        }
+
+        /// Two nodes on one store, without a balancer: a token made on one resumes on the other
+        /// at once (the other asks the store), and a join there for the first node's room is
+        /// answered with a redirect to it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func twoNodesShareTokensAndRedirectJoins() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static", "--moderator-token", PersistenceTests.token])
+            let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static"])
+            let ada = TestClient.connect(port: one.port)
+            try await ada.hello("Ada")
+            let code = try await seat(ada, [])
+            let bob = TestClient.connect(port: one.port)
+            try await bob.hello("Bob")
+            // Straight away on the other node, with the token: the same player.
+            let moved = TestClient.connect(port: two.port)
+            let welcome = try await moved.hello("Bob", token: bob.token)
+            #expect(welcome["resumed"]?.boolValue == true)
+            #expect(welcome["playerId"]?.stringValue == bob.playerID)
+            // Node two learns within its directory interval (0.5 s) that node one runs the room.
+            var redirect: [String: JSONValue] = [:]
+            try await waitUntil {
+                moved.send(#"{"t":"join","code":"\#(code)"}"#)
+                guard let event = await moved.nextEvent(), case .json(.object(let reply)) = event else { return false }
+                if reply["t"]?.stringValue == "redirect" { redirect = reply }
+                return !redirect.isEmpty
+            }
+            #expect(redirect["room"]?.stringValue == code)
+            #expect(redirect["node"]?.stringValue == "one")
+            #expect(redirect["path"]?.stringValue == "/ws?node=one")
+            // The room list of node two shows node one's public room.
+            moved.send(#"{"t":"rooms"}"#)
+            let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+            #expect(listed.contains(code))
+            // The moderator's view of a room names the node that runs it.
+            let detail = try await PersistenceTests().room(one.port, code)
+            #expect(detail["node"]?.stringValue == "one")
+            #expect(detail["code"]?.stringValue == code)
+            one.signal(SIGTERM)
+            two.signal(SIGTERM)
+            #expect(await one.waitForExit(seconds: 15) == 0)
+            #expect(await two.waitForExit(seconds: 15) == 0)
+        }
+
+        /// The node running a room mid-turn is killed: once its lease runs out the other
+        /// node takes the room over, with its players, scores and canvas, and a player who
+        /// reconnects there with its token is put back in it.
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aKilledNodesRoomResumesOnTheOtherNode() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let token = PersistenceTests.token
+            let flags = ["--store", "\(url)", "--web-root", "web-static", "--moderator-token", token]
+            let one = try await ServerProcess(flags + ["--node-id", "one"])
+            let two = try await ServerProcess(flags + ["--node-id", "two"])
+            let (ada, bob, cy) = (TestClient.connect(port: one.port), TestClient.connect(port: one.port), TestClient.connect(port: one.port))
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await cy.hello("Cy")
+            // Cy does not guess, so the turn is still on when the node dies.
+            let code = try await seat(ada, [bob, cy], settings: #"{"rounds":2,"drawTimeSec":120}"#)
+            ada.send(#"{"t":"start"}"#)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+            let strokes = [
+                strokeBytes(from: Point(x: 100, y: 100), to: Point(x: 700, y: 500), width: 12),
+                strokeBytes(from: Point(x: 400, y: 40), to: Point(x: 410, y: 560), width: 30),
+            ]
+            for frame in strokes { ada.send(binary: frame) }
+            _ = try await bob.nextBinary(bytes: strokes.map(\.count).reduce(0, +))
+            bob.send(#"{"t":"guess","text":"\#(word)"}"#)
+            let points = try #require(try await ada.next("guessed")["points"]?.intValue)
+            let before = try await HTTP.get(port: one.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+            try await waitUntil(seconds: 30) {
+                try await TestPostgres.string(url, """
+                    SELECT m->>'score' FROM room, jsonb_array_elements(state::jsonb->'members') AS m
+                    WHERE code = '\(code)' AND m->>'id' = '\(bob.playerID)'
+                    """) == "\(points)"
+            }
+
+            one.signal(SIGKILL)
+            #expect(await one.waitForExit(seconds: 5) != nil)
+            // Bob reconnects at once (as through the balancer): the same player on node two,
+            // then back in the room once node two has taken it over.
+            let back = TestClient.connect(port: two.port)
+            let welcome = try await back.hello("Bob", token: bob.token)
+            #expect(welcome["resumed"]?.boolValue == true)
+            let room = try await back.next("room", within: 20)
+            #expect(room["code"]?.stringValue == code)
+            #expect(room["phase"]?.stringValue == "drawing")
+            let players = room["players"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(players.first { $0["id"]?.stringValue == bob.playerID }?["score"]?.intValue == points)
+            let detail = try await PersistenceTests().room(two.port, code)
+            #expect(detail["node"]?.stringValue == "two")
+            let after = try await HTTP.get(port: two.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+            #expect(after.body == before.body, "the canvas is pixel-identical on the new node")
+            #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room_leases WHERE code = '\(code)'") == 2)
+            two.signal(SIGTERM)
+            #expect(await two.waitForExit(seconds: 15) == 0)
+        }
+
+        @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+        func aSecondNodeWithTheSameIDIsRefused() async throws {
+            let url = try await TestPostgres.freshDatabase()
+            let first = try await ServerProcess(["--store", "\(url)", "--node-id", "twin", "--web-root", "web-static"])
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "\(url)", "--node-id", "twin"])
+            #expect(status != 0)
+            #expect(output.contains("cannot start: store \(url): node id twin is already running on this store"), "\(output)")
+            // Another id on the same store is welcome.
+            let other = try await ServerProcess(["--store", "\(url)", "--node-id", "other", "--web-root", "web-static"])
+            first.signal(SIGTERM)
+            other.signal(SIGTERM)
+            #expect(await first.waitForExit(seconds: 15) == 0)
+            #expect(await other.waitForExit(seconds: 15) == 0)
+        }
+
+        @Test func nodeIDsAreCheckedAndTheHostNameDefaultIsKeptValid() {
+            #expect(ServeCommand.isNodeID("node-1.eu_west"))
+            #expect(!ServeCommand.isNodeID(""))
+            #expect(!ServeCommand.isNodeID("a b"))
+            #expect(!ServeCommand.isNodeID("nœud"))
+            #expect(!ServeCommand.isNodeID(String(repeating: "n", count: 65)))
+            #expect(ServeCommand.defaultNodeID(hostName: "web 1.example.com") == "web1.example.com")
+            #expect(ServeCommand.defaultNodeID(hostName: String(repeating: "h", count: 80)).count == 64)
+            #expect(ServeCommand.defaultNodeID(hostName: "☃") == "node")
+        }
+
+        @Test func anUnreachableStoreIsAOneLineErrorAndANonZeroExit() async throws {
+            // Port 1 on loopback: nothing listens there.
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "postgres://drawserver@127.0.0.1:1/drawserver"])
+            #expect(status != 0)
+            let reason = output.split(separator: "\n").filter { $0.contains("cannot start") }
+            #expect(reason.count == 1, "one line: \(output)")
+            #expect(reason.first?.contains("postgres://drawserver@127.0.0.1:1/drawserver") == true)
+            #expect(reason.first?.contains("cannot connect") == true)
+        }
+
+        @Test func aStoreURLThatIsNotPostgresIsRefused() async throws {
+            let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "mysql://root@127.0.0.1/x"])
+            #expect(status != 0)
+            #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
+        }
+    }
+}
