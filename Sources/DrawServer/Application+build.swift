@@ -21,7 +21,7 @@ func buildApplication(
     let router = Router(context: DrawRequestContext.self)
     router.get("/healthz") { _, _ in "ok" }
     router.get("/readyz") { _, _ -> Response in
-        let answer = runtime.readiness.answer(storageFault: runtime.writer?.storageReport.fault, saturated: runtime.server.admission.isSaturated)
+        let answer = runtime.readiness.answer(storageFault: runtime.storageReport?.fault, saturated: runtime.server.admission.isSaturated)
         return DrawServerRuntime.response(Array(answer.text.utf8), contentType: "text/plain", status: answer.ready ? .ok : .serviceUnavailable)
     }
     router.get("/metrics") { _, _ -> Response in
@@ -120,6 +120,7 @@ extension DrawServerRuntime {
             metrics.roomsByPhase[phase]?.record(rooms.count(where: { $0 == phase }))
         }
         metrics.players.record(online)
+        postgres?.updateGauges(metrics)
         metrics.connections.record(server.connectionCount)
     }
 }

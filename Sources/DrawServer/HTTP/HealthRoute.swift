@@ -15,12 +15,12 @@ extension DrawServerRuntime {
     }
 
     var health: HealthReport {
-        let report = writer?.storageReport
-        let answer = readiness.answer(storageFault: report?.fault)
+        let report = storageReport
+        let answer = readiness.answer(storageFault: report?.fault, saturated: server.admission.isSaturated)
         return HealthReport(
             ready: answer.ready, status: answer.text,
             storage: .init(
-                persistent: writer != nil, ok: report?.fault == nil,
+                persistent: writer != nil || postgres != nil, ok: report?.fault == nil,
                 fault: report?.fault?.kind.rawValue, reason: report?.fault?.kind.reason, detail: report?.fault?.detail,
                 failingSince: report?.failingSince, heldChanges: report?.heldChanges ?? 0, heldBytes: report?.heldBytes ?? 0,
                 commitFailures: report?.commitFailures ?? 0, droppedChanges: report?.droppedChanges ?? 0,

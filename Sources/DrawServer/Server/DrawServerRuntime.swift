@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import Rooms
 import ServiceLifecycle
+import Synchronization
 
 /// Everything a running drawserver is made of besides the HTTP layer: the game server,
 /// its database and batch writer, metrics and readiness. `drawserver serve` and the
@@ -36,6 +37,7 @@ final class DrawServerRuntime: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         self.postgres = postgres
+        postgres?.observer.withLock { $0 = metrics }
         if let postgres {
             self.database = nil
             self.writer = nil
@@ -117,6 +119,11 @@ final class DrawServerRuntime: Sendable {
         await postgres?.flush()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }
+}
+
+extension DrawServerRuntime {
+    /// The store's fault state, whichever store this node writes to; nil without one.
+    var storageReport: StorageReport? { writer?.storageReport ?? postgres?.storageReport }
 }
 
 /// Runs the runtime's start-up and drain around the application's life. Listed after the

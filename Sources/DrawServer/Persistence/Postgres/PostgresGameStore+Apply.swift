@@ -52,11 +52,10 @@ extension PostgresGameStore {
             }
             countFenced(fenced.count)
             await perform(actions)
+            noteSuccess()
             return true
         } catch {
-            logger.error("store commit failed; kept for the next commit", metadata: [
-                "error": "\(StoreOpenError.reason(error))", "changes": "\(changes.count)",
-            ])
+            noteFailure(error)
             retain(changes)
             return false
         }

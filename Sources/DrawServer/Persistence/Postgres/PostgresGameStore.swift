@@ -33,6 +33,10 @@ final class PostgresGameStore: GameStore, Service {
         /// (a node killed a moment ago: PostgreSQL ends its session when it sees the socket
         /// close) before refusing.
         var identityPatience: Duration = .seconds(3)
+        /// A commit still waiting after this long counts as a fault: the client waits for a
+        /// connection without a deadline while the database is unreachable, and the commit
+        /// is not cancelled (it may already be in the database), only reported.
+        var stalledCommit: Duration = .seconds(2)
     }
 
     enum Change: Sendable {
@@ -81,6 +85,8 @@ final class PostgresGameStore: GameStore, Service {
     let orphanHandler = Mutex<(@Sendable (StoredState) -> Set<RoomCode>)?>(nil)
     let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
     private let totals = Mutex(Statistics())
+    /// Where commit failures are counted (set by the runtime that serves metrics).
+    let observer = Mutex<ServerMetrics?>(nil)
 
     struct Statistics: Sendable, Equatable {
         var commits = 0
@@ -88,9 +94,17 @@ final class PostgresGameStore: GameStore, Service {
         var changes = 0
         var fencedRooms = 0
         var droppedChanges = 0
+        /// The fault in progress (the database unreachable), and since when (wall ms).
+        var fault: StorageFault?
+        var failingSince: Int64?
     }
 
     var statistics: Statistics { totals.withLock { $0 } }
+
+    func updateHealth<T>(_ body: (inout Statistics) -> T) -> T { totals.withLock { body(&$0) } }
+
+    /// Changes waiting for the next commit.
+    var pendingCount: Int { pending.withLock { $0.changes.count } }
 
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
     /// starts the connection pool. Fails with a one-line reason when the database cannot
@@ -282,7 +296,12 @@ final class PostgresGameStore: GameStore, Service {
         guard !batch.isEmpty else { return }
         let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
+            let watchdog = Task { [weak self, stalled = configuration.stalledCommit] in
+                try await Task.sleep(for: stalled)
+                self?.noteFailure(StalledCommit(waited: stalled))
+            }
             let committed = await write(changes)
+            watchdog.cancel()
             totals.withLock { t in
                 if committed { t.commits += 1; t.changes += changes.count } else { t.failedCommits += 1 }
             }
