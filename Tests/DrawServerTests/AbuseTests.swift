@@ -14,11 +14,7 @@ struct AbuseTests {
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
             try await bob.hello("Bob")
-            try await seat(ada, [bob])
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+            let word = try #require(try await startTurn(ada, [bob])["word"]?.stringValue)
             let sent = ContinuousClock.now
             for i in 0..<5 { bob.send(#"{"t":"chat","text":"guess \#(i)"}"#) }
             bob.send(#"{"t":"guess","text":"\#(word)"}"#)
@@ -40,11 +36,7 @@ struct AbuseTests {
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
             try await bob.hello("Bob")
-            try await seat(ada, [bob])
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            try await ada.next("turn")
+            try await startTurn(ada, [bob])
             var sent: [UInt8] = []
             let sentAt = ContinuousClock.now
             for i in 0..<400 {
@@ -76,11 +68,7 @@ struct AbuseTests {
                 try await client.hello(name)
             }
             for (host, other) in [(flooder, witness), (drawer, guesser)] {
-                try await seat(host, [other], settings: #"{"rounds":1,"drawTimeSec":240}"#)
-                host.send(#"{"t":"start"}"#)
-                try await host.next("choose")
-                host.send(#"{"t":"choose","index":0}"#)
-                try await host.next("turn")
+                try await startTurn(host, [other], settings: #"{"rounds":1,"drawTimeSec":240}"#)
             }
             let frame = Self.maximumFrame()
             let pointsPerFrame = 31 * 1024

@@ -26,11 +26,7 @@ struct BudgetTests {
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
             try await bob.hello("Bob")
-            try await seat(ada, [bob])
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            try await ada.next("turn")
+            try await startTurn(ada, [bob])
             // 10,240 points at once against a budget of 4,000 per second: four frames go at
             // once (the fourth overdraws the budget), each later one when the debt is repaid.
             let sentAt = ContinuousClock.now

@@ -55,3 +55,14 @@ func seat(_ host: TestClient, _ others: [TestClient], settings: String = #"{"rou
     }
     return code
 }
+
+/// Seats `host` and the others, starts the game and has the host (the first drawer) choose
+/// the first word; returns the host's `turn` message (with the word) once it arrives.
+@discardableResult
+func startTurn(_ host: TestClient, _ others: [TestClient], settings: String = #"{"rounds":1}"#) async throws -> [String: JSONValue] {
+    try await seat(host, others, settings: settings)
+    host.send(#"{"t":"start"}"#)
+    try await host.next("choose")
+    host.send(#"{"t":"choose","index":0}"#)
+    return try await host.next("turn")
+}

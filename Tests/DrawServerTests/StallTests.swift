@@ -24,11 +24,7 @@ struct StallTests {
             let others = [TestClient.connect(port: server.port), TestClient.connect(port: server.port)]
             try await drawer.hello("Drawer\(index)")
             for (n, guesser) in others.enumerated() { try await guesser.hello("Guesser\(index)\(n)") }
-            try await seat(drawer, others, settings: #"{"rounds":1,"drawTimeSec":240}"#)
-            drawer.send(#"{"t":"start"}"#)
-            try await drawer.next("choose")
-            drawer.send(#"{"t":"choose","index":0}"#)
-            try await drawer.next("turn")
+            try await startTurn(drawer, others, settings: #"{"rounds":1,"drawTimeSec":240}"#)
             for guesser in others { try await guesser.next("turn") }
             drawers.append(drawer)
             guessers.append(others)
@@ -101,11 +97,7 @@ struct StallTests {
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
             try await bob.hello("Bob")
-            try await seat(ada, [bob], settings: #"{"rounds":1,"drawTimeSec":240}"#)
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            try await ada.next("turn")
+            try await startTurn(ada, [bob], settings: #"{"rounds":1,"drawTimeSec":240}"#)
             var sent: [UInt8] = []
             let start = ContinuousClock.now
             var frames = 0

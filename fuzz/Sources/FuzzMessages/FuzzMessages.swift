@@ -64,9 +64,12 @@ private func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure
 private func encode(_ message: ClientMessage) -> String {
     var fields: [String: Any] = ["t": message.type]
     switch message {
-    case let .hello(name, token):
+    case let .hello(name, token, avatar):
         fields["name"] = name
         if let token { fields["token"] = token }
+        if let avatar {
+            fields["avatar"] = ["color": avatar.color, "eyes": avatar.eyes, "mouth": avatar.mouth, "accessory": avatar.accessory]
+        }
     case let .create(name, isPublic, settings):
         if let name { fields["name"] = name }
         fields["public"] = isPublic
@@ -78,6 +81,7 @@ private func encode(_ message: ClientMessage) -> String {
     case let .spectate(flag): fields["on"] = flag
     case let .chat(text), let .guess(text): fields["text"] = text
     case let .choose(index): fields["index"] = index
+    case let .rate(rating): fields["value"] = rating?.rawValue ?? "none"
     case .rooms, .quickplay, .leave, .start, .skip: break
     }
     let data = try! JSONSerialization.data(withJSONObject: fields)
@@ -153,9 +157,16 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
 
     check(string(raw["t"]) == message.type, "t is \(String(describing: raw["t"])), decoded \(message.type)")
     switch message {
-    case let .hello(name, token):
+    case let .hello(name, token, avatar):
         same(name, "name")
         same(token, "token")
+        if let avatar, case .object(let given)? = value(raw, "avatar") {
+            for (key, part) in [("color", avatar.color), ("eyes", avatar.eyes), ("mouth", avatar.mouth), ("accessory", avatar.accessory)] {
+                check(integer(given[key]) == part, "avatar.\(key) \(part), raw \(String(describing: given[key]))")
+            }
+        } else {
+            check(avatar == nil, "an avatar decoded from no avatar object")
+        }
     case let .create(name, isPublic, settings):
         same(name, "name")
         same(isPublic, "public", default: false)
@@ -167,6 +178,7 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
     case let .spectate(flag): same(flag, "on", default: true)
     case let .chat(text), let .guess(text): same(text, "text")
     case let .choose(index): check(index == integer(raw["index"]), "index \(index), raw \(String(describing: raw["index"]))")
+    case let .rate(rating): check((rating?.rawValue ?? "none") == string(raw["value"]), "rate \(String(describing: rating)), raw \(String(describing: raw["value"]))")
     case .rooms, .quickplay, .leave, .start, .skip: break
     }
 }
