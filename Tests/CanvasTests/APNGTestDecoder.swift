@@ -82,11 +82,12 @@ enum APNGTestDecoder {
                 index += 1
             }
             guard !data.isEmpty else { throw PNGTestDecoder.Failure(description: "frame without \(dataType)") }
-            let pixels = try PNGTestDecoder.decode(png(width: frame.width, height: frame.height, idat: data)).pixels
+            let pixels = try PNGTestDecoder.decode(stillPNG(width: frame.width, height: frame.height, idat: data)).pixels
+            let rowBytes = frame.width * 3
             for row in 0..<frame.height {
-                let target = ((frame.y + row) * width + frame.x) * 3
-                canvas.replaceSubrange(target..<(target + frame.width * 3),
-                                       with: pixels[(row * frame.width * 3)..<((row + 1) * frame.width * 3)])
+                let target: Int = ((frame.y + row) * width + frame.x) * 3
+                let source: Int = row * rowBytes
+                for offset in 0..<rowBytes { canvas[target + offset] = pixels[source + offset] }
             }
             animation.controls.append(frame)
             animation.composed.append(canvas)
@@ -98,7 +99,7 @@ enum APNGTestDecoder {
     }
 
     /// A still PNG around one frame's image data, for `PNGTestDecoder.decode`.
-    private static func png(width: Int, height: Int, idat: [UInt8]) -> [UInt8] {
+    private static func stillPNG(width: Int, height: Int, idat: [UInt8]) -> [UInt8] {
         var header: [UInt8] = []
         for value in [UInt32(width), UInt32(height)] {
             header += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]

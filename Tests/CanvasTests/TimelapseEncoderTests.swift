@@ -63,7 +63,11 @@ struct TimelapseEncoderTests {
 
     /// A single long POINTS still animates, and a ten-minute pause costs no frames.
     @Test func framesAreSampledOverTheWorkNotTheClock() throws {
-        let points = (1...300).map { Point(x: Int32(10 + $0), y: Int32(10 + $0 / 2)) }
+        let points: [Point] = (1...300).map { (step: Int) -> Point in
+            let x = Int32(10 + step)
+            let y = Int32(10 + step / 2)
+            return Point(x: x, y: y)
+        }
         let log = StrokeLog(size: CanvasSize(width: 400, height: 300), frames: [
             .init(at: 0, bytes: frame([.begin(tool: .pen, color: .black, width: 3, at: Point(x: 10, y: 10)), .points(points)])),
             .init(at: 600_000, bytes: frame([.end, .fill(color: RGB(r: 0, g: 0, b: 255), at: Point(x: 390, y: 10))])),
