@@ -40,6 +40,7 @@ func buildApplication(
         DrawServerRuntime.response(languages, contentType: "application/json")
     }
     runtime.addModeratorRoutes(to: router)
+    runtime.addDrawingRoutes(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

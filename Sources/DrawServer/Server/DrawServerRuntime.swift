@@ -17,6 +17,8 @@ final class DrawServerRuntime: Sendable {
     let database: GameDatabase?
     let writer: PersistenceWriter?
     let snapshots = SnapshotCache()
+    /// Rendered `/d/ID.png` and `/d/ID.apng` images.
+    let drawingImages = DrawingImageCache()
     /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
     /// lives as long as the process.
     let eventLoopGroup: any EventLoopGroup
