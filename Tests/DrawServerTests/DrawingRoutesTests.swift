@@ -107,4 +107,24 @@ struct DrawingRoutesTests {
         #expect(try database.drawingLog(id) == log)
         #expect(try database.drawingLog(DrawingID.random(using: &random)) == nil)
     }
+
+    @Test func theShelfAndTheImageCacheStayBounded() {
+        let shelf = DrawingShelf(configuration: .init(maxDrawings: 3, maxBytes: 1 << 20))
+        var random = RandomSource.seeded(5)
+        let log = StrokeLog(size: .standard, frames: [.init(at: 0, bytes: Self.frame)])
+        let ids = (0..<5).map { _ in DrawingID.random(using: &random) }
+        for id in ids {
+            shelf.keep(TurnRecord(
+                roomCode: RoomCode(parsing: "ABCDEF")!, game: 1, turn: 1, round: 1, drawer: PlayerID("ada"), word: "cat",
+                reason: .allGuessed, scores: [:], strokes: log, drawing: id
+            ))
+        }
+        #expect(ids.map { shelf.log($0) != nil } == [false, false, true, true, true])
+
+        let cache = DrawingImageCache(maxBytes: 1000)
+        let keys = ids.map { DrawingImageCache.Key(id: $0, kind: .png, scale: 1, maxSide: nil) }
+        for key in keys.prefix(3) { cache.store([UInt8](repeating: 1, count: 400), for: key) }
+        #expect(cache.totalBytes <= 1000)
+        #expect(cache.bytes(for: keys[0]) == nil && cache.bytes(for: keys[2]) != nil)
+    }
 }

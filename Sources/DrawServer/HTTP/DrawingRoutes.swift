@@ -31,12 +31,15 @@ extension DrawServerRuntime {
         }
     }
 
-    /// From the shelf of recent drawings, else from the database (on the thread pool).
+    /// From the shelf of recent drawings, else from the archive (on the thread pool).
     private func drawingLog(_ id: DrawingID) async throws -> StrokeLog? {
         if let log = server.drawings.log(id) { return log }
-        guard let database else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { try database.drawingLog(id) }
+        guard let archive = drawingArchive else { return nil }
+        return try await NIOThreadPool.singleton.runIfActive { try archive.drawingLog(id) }
     }
+
+    /// The database, when there is one.
+    var drawingArchive: (any DrawingArchive)? { database }
 
     /// `ID.png` or `ID.apng` with a well-formed id.
     static func drawingFile(_ file: String) -> (DrawingID, DrawingImageKind)? {
