@@ -41,7 +41,7 @@ struct TimelapseCommandTests {
         #expect(text.contains("line 3"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: output))
 
-        for arguments in [["--fps", "0"], ["--seconds", "0"], ["--max", "0"], ["--scale", "5"]] {
+        for arguments in [["--fps", "0"], ["--seconds", "0"], ["--seconds", "0.5", "--fps", "1"], ["--max", "0"], ["--scale", "5"]] {
             let (refused, message) = try await ServerProcess.run(["timelapse", input, "-o", output] + arguments)
             #expect(refused != 0, "\(arguments): \(message)")
         }

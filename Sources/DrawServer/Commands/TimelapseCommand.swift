@@ -52,6 +52,9 @@ struct TimelapseCommand: ParsableCommand {
         guard limits.fpsRange.contains(fps) else {
             throw ValidationError("--fps must be between \(limits.fpsRange.lowerBound) and \(limits.fpsRange.upperBound), got \(fps).")
         }
+        guard seconds * Double(fps) >= 1 else {
+            throw ValidationError("--seconds times --fps must allow at least one frame, got \(seconds) s at \(fps) fps.")
+        }
         guard limits.maxFramesRange.contains(max) else {
             throw ValidationError("--max must be between \(limits.maxFramesRange.lowerBound) and \(limits.maxFramesRange.upperBound), got \(max).")
         }
