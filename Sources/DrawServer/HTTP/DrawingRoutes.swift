@@ -7,8 +7,9 @@ import Rooms
 extension DrawServerRuntime {
     /// `GET /d/{id}.png` and `GET /d/{id}.apng` (docs/PROTOCOL.md section 6): a finished
     /// turn's final PNG and APNG time-lapse. The id is the capability: no token is asked.
-    /// Rendering is lazy, runs on NIO's blocking thread pool (never an event loop) and is
-    /// cached; the answer carries an ETag and may be cached by browsers and proxies.
+    /// Rendering is lazy, runs on a thread of its own at idle priority (never an event
+    /// loop, and never taking a core from one) and is cached; the answer carries an ETag
+    /// and may be cached by browsers and proxies.
     func addDrawingRoutes(to router: Router<DrawRequestContext>) {
         router.get("d/:file") { request, context -> Response in
             let file = try context.parameters.require("file")
@@ -23,7 +24,7 @@ extension DrawServerRuntime {
             if request.headers[.ifNoneMatch] == etag {
                 return Self.imageResponse([], kind: kind, etag: etag, request: request)
             }
-            let bytes = try await NIOThreadPool.singleton.runIfActive {
+            let bytes = try await self.renderThread.run {
                 try Self.render(log, key: key)
             }
             self.drawingImages.store(bytes, for: key)

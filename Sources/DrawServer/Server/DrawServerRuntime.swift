@@ -19,6 +19,9 @@ final class DrawServerRuntime: Sendable {
     let snapshots = SnapshotCache()
     /// Rendered `/d/ID.png` and `/d/ID.apng` images.
     let drawingImages = DrawingImageCache()
+    /// Where those images render: one thread at idle priority, so rendering only uses
+    /// time the event loops leave and never delays a delivery.
+    let renderThread = IdleCommitThread(name: "ds-renders")
     /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
     /// lives as long as the process.
     let eventLoopGroup: any EventLoopGroup
@@ -86,6 +89,7 @@ final class DrawServerRuntime: Sendable {
             }
         }
         await writer?.flush()
+        renderThread.stop()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }
 }
