@@ -12,11 +12,7 @@ public enum PNGEncoder {
     /// The complete PNG file: signature, IHDR, one IDAT, IEND.
     public static func encode(_ raster: Raster) -> [UInt8] {
         var png = signature
-        var header: [UInt8] = []
-        appendBigEndian(UInt32(raster.width), to: &header)
-        appendBigEndian(UInt32(raster.height), to: &header)
-        header += [8, 2, 0, 0, 0]  // depth 8, RGB, deflate, adaptive filtering, no interlace
-        appendChunk("IHDR", header, to: &png)
+        appendChunk("IHDR", header(width: raster.width, height: raster.height), to: &png)
         appendChunk("IDAT", compressedScanlines(raster), to: &png)
         appendChunk("IEND", [], to: &png)
         return png
@@ -105,7 +101,8 @@ public enum PNGEncoder {
         return true
     }
 
-    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+    /// Length, type, data and CRC; shared with the APNG writer.
+    static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
         appendBigEndian(UInt32(data.count), to: &png)
         let typeBytes = Array(type.utf8)
         png += typeBytes
@@ -115,5 +112,17 @@ public enum PNGEncoder {
 
     static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    static func appendBigEndian(_ value: UInt16, to bytes: inout [UInt8]) {
+        bytes += [UInt8(value >> 8), UInt8(value & 0xFF)]
+    }
+
+    /// IHDR's data for an 8-bit RGB image: depth 8, RGB, deflate, adaptive filtering, no interlace.
+    static func header(width: Int, height: Int) -> [UInt8] {
+        var header: [UInt8] = []
+        appendBigEndian(UInt32(width), to: &header)
+        appendBigEndian(UInt32(height), to: &header)
+        return header + [8, 2, 0, 0, 0]
     }
 }

@@ -40,6 +40,7 @@ func buildApplication(
     }
     runtime.addModeratorRoutes(to: router)
     runtime.addHealthRoute(to: router)
+    runtime.addDrawingRoutes(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

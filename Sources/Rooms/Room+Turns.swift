@@ -104,12 +104,16 @@ extension Room {
         }
         state = .turnEnd(deadline: now + configuration.turnEndMs)
         let ratings = ratedTurn?.counts ?? RatingCounts()
-        var effects: [RoomEffect] = [.send(.turnEnd(word: turn.word, reason: reason, scores: scores, ratings: ratings), to: .everyone)]
+        // Only a kept turn (in a game) with something on the canvas gets images.
+        let drawingID = game != nil && !drawing.isEmpty ? DrawingID.random(using: &drawingIDs) : nil
+        var effects: [RoomEffect] = [.send(
+            .turnEnd(word: turn.word, reason: reason, scores: scores, ratings: ratings, drawing: drawingID), to: .everyone
+        )]
         if let progress = game {
             effects.append(.turnFinished(TurnRecord(
                 roomCode: code, game: progress.number, turn: progress.turn, round: progress.round,
                 drawer: turn.drawer, word: turn.word, reason: reason, scores: scores, strokes: strokeLog,
-                ratings: ratings
+                ratings: ratings, drawing: drawingID
             )))
         }
         effects += roomBroadcast(now: now)

@@ -27,6 +27,9 @@ public struct Room: Sendable {
     /// Votekick ballots: target -> voters.
     var votes: [PlayerID: Set<PlayerID>] = [:]
     var rng: SeededRandom
+    /// Where drawing ids come from: not `rng`, whose 64-bit seed cannot make 132-bit
+    /// capabilities; the system generator unless a test or seeded server injects one.
+    public var drawingIDs: RandomSource = .system
     /// The current turn's canvas and the frames that drew it.
     public internal(set) var drawing: Drawing
     public internal(set) var strokeLog: StrokeLog

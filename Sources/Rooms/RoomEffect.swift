@@ -37,6 +37,8 @@ public struct TurnRecord: Sendable, Equatable {
     public var strokes: StrokeLog
     /// The drawing's ratings when the turn ended; later changes come as `turnRated`.
     public var ratings = RatingCounts()
+    /// The id its images are served under; nil when the canvas ended empty.
+    public var drawing: DrawingID?
 }
 
 /// A finished game and its ranking.

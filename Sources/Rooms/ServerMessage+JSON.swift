@@ -58,8 +58,16 @@ extension ServerMessage {
         case .guessed(let id, let points):
             w.field("playerId", id.rawValue)
             w.field("points", points)
-        case .turnEnd(let word, let reason, let scores, let ratings):
+        case .turnEnd(let word, let reason, let scores, let ratings, let drawing):
             w.field("word", word)
+            if let drawing {
+                w.key("drawing")
+                w.beginObject()
+                w.field("id", drawing.rawValue)
+                w.field("png", drawing.pngPath)
+                w.field("timelapse", drawing.timelapsePath)
+                w.endObject()
+            }
             w.key("ratings")
             ratings.write(to: &w)
             w.field("reason", reason.rawValue)

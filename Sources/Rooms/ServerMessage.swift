@@ -16,7 +16,8 @@ public enum ServerMessage: Sendable, Hashable {
     case hint(mask: String)
     case close(text: String)
     case guessed(PlayerID, points: Int)
-    case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int], ratings: RatingCounts = RatingCounts())
+    /// `drawing` is nil (the field left out) when the canvas ended empty.
+    case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int], ratings: RatingCounts = RatingCounts(), drawing: DrawingID? = nil)
     case gameEnd(ranking: [RankEntry])
     case invited(from: PlayerID, name: String, code: RoomCode, avatar: Avatar? = nil)
     case kicked(code: RoomCode)

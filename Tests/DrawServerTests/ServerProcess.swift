@@ -111,20 +111,26 @@ enum HTTP {
     struct Reply {
         var status: Int
         var body: [UInt8]
+        var response: HTTPURLResponse?
         var text: String { String(decoding: body, as: UTF8.self) }
+        func header(_ name: String) -> String? { response?.value(forHTTPHeaderField: name) }
     }
 
-    static func get(port: Int, path: String, token: String? = nil) async throws -> Reply {
-        try await request("GET", port: port, path: path, token: token)
+    static func get(port: Int, path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        try await request("GET", port: port, path: path, token: token, headers: headers)
     }
 
-    static func request(_ method: String, port: Int, path: String, token: String? = nil) async throws -> Reply {
+    static func request(_ method: String, port: Int, path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.timeoutInterval = 10
+        // Every request reaches the server, whatever Cache-Control said before.
+        request.cachePolicy = .reloadIgnoringLocalCacheData
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: [UInt8](data))
+        let http = response as? HTTPURLResponse
+        return Reply(status: http?.statusCode ?? 0, body: [UInt8](data), response: http)
     }
 }
 

@@ -47,7 +47,7 @@ struct StorageFaultTests {
         #expect(failing.fault?.kind == .diskFull, "\(failing)")
         // A small batch may still fit in free space of existing pages (how the writer
         // batches depends on timing), so not every change need be held.
-        #expect(failing.heldChanges > 0 && failing.heldChanges <= 900, "\(failing)")
+        #expect(failing.heldChanges > 0, "\(failing)")
         #expect(failing.heldBytes > failing.heldChanges * 20)
         #expect(failing.commitFailures >= 3)
         #expect(!failing.refusingNewRooms)

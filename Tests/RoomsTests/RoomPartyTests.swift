@@ -94,7 +94,7 @@ struct RoomPartyTests {
         h.send(.rate(.like), from: "bob")
         h.send(.skip, from: "ada")
         #expect(h.room.phase == .turnEnd)
-        #expect(h.received("cy").contains { if case .turnEnd(_, _, _, let r) = $0 { r == RatingCounts(likes: 1, dislikes: 0) } else { false } })
+        #expect(h.received("cy").contains { if case .turnEnd(_, _, _, let r, _) = $0 { r == RatingCounts(likes: 1, dislikes: 0) } else { false } })
         #expect(h.turns.last?.ratings == RatingCounts(likes: 1, dislikes: 0))
         #expect(h.ratingUpdates.isEmpty)
         h.send(.rate(.dislike), from: "cy")

@@ -7,7 +7,7 @@ import Foundation
 struct BenchCanvasCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-canvas",
-        abstract: "Benchmark rendering, PNG encoding, frame decoding and compaction.",
+        abstract: "Benchmark rendering, PNG and APNG encoding, frame decoding and compaction.",
         discussion: "Build with -c release for meaningful figures."
     )
 
@@ -50,6 +50,13 @@ struct BenchCanvasCommand: ParsableCommand {
         report("render full log (ops -> raster)", render, target: "< 5 ms")
         let pngTime = measure { sink &+= PNGEncoder.encode(raster).count }
         report("PNG encode", pngTime, target: "< 5 ms")
+        // The time-lapse replays the whole log, so it gets fewer repetitions.
+        let timelapse = try TimelapseEncoder.render(log)
+        let timelapseTime = measure(times: min(iterations, 20)) {
+            sink &+= (try? TimelapseEncoder.encode(log).count) ?? 0
+        }
+        report("APNG time-lapse (\(timelapse.frameCount) frames, \(timelapse.bytes.count) bytes)", timelapseTime,
+               target: "<= 100 ms")
         let validate = measure {
             var cursor = StrokeCursor()
             for frame in log.frames {
@@ -91,10 +98,10 @@ struct BenchCanvasCommand: ParsableCommand {
     }
 
     /// Per-iteration wall times in seconds, after one warm-up run.
-    private func measure(_ body: () -> Void) -> [Double] {
+    private func measure(times: Int? = nil, _ body: () -> Void) -> [Double] {
         body()
         let clock = ContinuousClock()
-        return (0..<iterations).map { _ in
+        return (0..<(times ?? iterations)).map { _ in
             let elapsed = clock.measure(body)
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         }.sorted()

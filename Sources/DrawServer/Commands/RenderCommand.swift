@@ -71,7 +71,7 @@ struct RenderCommand: ParsableCommand {
             image = image.scaled(by: scale)
         }
         let encoded = try format() == .png ? PNGEncoder.encode(image) : PPMEncoder.encode(image)
-        try writeAtomically(encoded, to: output)
+        try Self.writeAtomically(encoded, to: output)
     }
 
     private func format() throws -> Format {
@@ -83,7 +83,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     /// Writes next to the target and renames, so a failure never leaves a partial image.
-    private func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
         let target = URL(fileURLWithPath: path)
         let temporary = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")

@@ -186,6 +186,13 @@ final class GameDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE turn ADD COLUMN likes INTEGER NOT NULL DEFAULT 0")
             try db.execute(sql: "ALTER TABLE turn ADD COLUMN dislikes INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v4 drawing ids") { db in
+            // The id a finished turn's images are served under (`/d/ID.png`); NULL for an
+            // empty canvas and for turns stored before drawing ids. Unique: SQLite lets any
+            // number of NULLs share a unique index.
+            try db.execute(sql: "ALTER TABLE turn ADD COLUMN drawing_id TEXT")
+            try db.execute(sql: "CREATE UNIQUE INDEX turn_by_drawing ON turn(drawing_id)")
+        }
         return migrator
     }
 

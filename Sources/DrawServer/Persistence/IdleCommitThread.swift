@@ -17,9 +17,18 @@ import Glibc
 /// wakes. Its commits run on this thread because GRDB's synchronous `write` runs on the
 /// calling thread; the policy is set once and never changed back (an unprivileged thread
 /// may not leave `SCHED_IDLE`), which is why the thread is not shared with anything else.
+///
+/// The drawing images (`/d/ID.png`, `.apng`) render on another instance, for the same
+/// reason: a render never takes a core from a delivery.
 final class IdleCommitThread: Sendable {
     private let state = Mutex<State>(State())
     private let wake = DispatchSemaphore(value: 0)
+    /// The thread's name in `top -H` and profiles (at most 15 bytes on Linux).
+    private let name: String
+
+    init(name: String = "ds-commits") {
+        self.name = name
+    }
 
     private struct State: Sendable {
         var jobs: [@Sendable () -> Void] = []
@@ -85,7 +94,7 @@ final class IdleCommitThread: Sendable {
 
     private func startThread() {
         let thread = Thread { [self] in
-            Self.nameCallingThread("ds-commits")
+            Self.nameCallingThread(name)
             let idle = Self.lowerCallingThreadToIdle()
             state.withLock { $0.isIdlePriority = idle }
             loop()

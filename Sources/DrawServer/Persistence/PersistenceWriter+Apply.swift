@@ -44,12 +44,12 @@ extension PersistenceWriter {
             case .turn(let record):
                 let scores = Dictionary(uniqueKeysWithValues: record.scores.map { ($0.key.rawValue, $0.value) })
                 try db.cachedExecute(sql: """
-                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes, drawing_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [
                         record.roomCode.rawValue, record.game, record.turn, record.round, record.drawer.rawValue,
                         record.word, record.reason.rawValue, String(decoding: try encoder.encode(scores), as: UTF8.self),
-                        record.strokes.ndjson(), now, record.ratings.likes, record.ratings.dislikes,
+                        record.strokes.ndjson(), now, record.ratings.likes, record.ratings.dislikes, record.drawing?.rawValue,
                     ])
                 turnsAdded = true
             case .game(let record):

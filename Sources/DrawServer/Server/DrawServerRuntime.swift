@@ -20,6 +20,11 @@ final class DrawServerRuntime: Sendable {
     /// The PostgreSQL store (`--store`), instead of the SQLite database and writer.
     let postgres: PostgresGameStore?
     let snapshots = SnapshotCache()
+    /// Rendered `/d/ID.png` and `/d/ID.apng` images.
+    let drawingImages = DrawingImageCache()
+    /// Where those images render: one thread at idle priority, so rendering only uses
+    /// time the event loops leave and never delays a delivery.
+    let renderThread = IdleCommitThread(name: "ds-renders")
     /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
     /// lives as long as the process.
     let eventLoopGroup: any EventLoopGroup
@@ -117,6 +122,7 @@ final class DrawServerRuntime: Sendable {
             logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
         }
         await postgres?.flush()
+        renderThread.stop()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }
 }

@@ -21,6 +21,8 @@ final class GameServer: Sendable {
     let store: any GameStore
     /// Rooms other nodes run (several nodes on one store); empty on a single node.
     let remoteRooms = RemoteRooms()
+    /// Recent finished drawings, for `/d/ID.png` before (or without) the database.
+    let drawings = DrawingShelf()
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     let writeSchedulers = EventLoopWriteSchedulers()
@@ -312,10 +314,12 @@ final class GameServer: Sendable {
     func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<LiveRoom, ProtocolError> {
         changingMembership { d in
             d.lobby.newRoom(by: player).map { reserved in
-                let room = Room(
+                var room = Room(
                     code: reserved.code, name: name, isPublic: isPublic, settings: settings,
                     configuration: configuration.room, seed: reserved.seed
                 )
+                // `--seed` replays exactly, drawing ids included; otherwise they are system random.
+                if configuration.seed != nil { room.drawingIDs = .seeded(reserved.seed ^ 0x9E37_79B9_7F4A_7C15) }
                 let live = LiveRoom(room: room, server: self)
                 d.rooms[reserved.code] = live
                 d.lobby.update(room.summary)

@@ -257,6 +257,8 @@ final class LiveRoom: Sendable {
     }
 
     private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode) {
+        // Shelved before `turnEnd` is delivered, so its image links work at once.
+        for case .turnFinished(let record) in effects { server.drawings.keep(record) }
         for effect in effects {
             switch effect {
             case .send(let message, let audience):

@@ -215,8 +215,19 @@ final class PostgresGameStore: GameStore, Service {
             var playersSince = GameDatabase.wallClockMs - 5_000
             while !Task.isCancelled {
                 await self.waitForBatch()
+                // Any of the database calls below may wait for a connection without a
+                // deadline while the database is unreachable: one that waits too long is
+                // reported as the fault it is.
+                let started = ContinuousClock.now
+                let watchdog = Task { [weak self, stalled = self.configuration.stalledCommit] in
+                    try await Task.sleep(for: stalled)
+                    self?.noteFailure(StalledCommit(waited: stalled))
+                }
                 await self.tickLeases()
                 await self.commitPending()
+                watchdog.cancel()
+                // Answered in time with nothing left waiting: the database is reachable.
+                if ContinuousClock.now - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
                 // Every commit stamps the node's alive_at; an idle node stamps it at least
                 // once a second, so a crashed node's rooms know how long they ran.
                 if ContinuousClock.now - lastBeat >= .seconds(1) {
@@ -296,12 +307,7 @@ final class PostgresGameStore: GameStore, Service {
         guard !batch.isEmpty else { return }
         let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
-            let watchdog = Task { [weak self, stalled = configuration.stalledCommit] in
-                try await Task.sleep(for: stalled)
-                self?.noteFailure(StalledCommit(waited: stalled))
-            }
             let committed = await write(changes)
-            watchdog.cancel()
             totals.withLock { t in
                 if committed { t.commits += 1; t.changes += changes.count } else { t.failedCommits += 1 }
             }
