@@ -241,6 +241,7 @@ function renderRoom() {
   const room = S.room;
   if (!room) return;
   if (currentScreen() !== 'room') showScreen('room');
+  document.body.dataset.phase = S.phase || 'lobby';
   $('#room-title').textContent = room.name || room.code || t('room.room');
   $('#room-code').textContent = room.code || '';
   $('#room-visibility').textContent = room.public === false ? t('room.private') : t('room.public');
@@ -324,7 +325,7 @@ function playerRow(p) {
   li.append(
     avatarNode(p.avatar, p.name, { size: 34 }),
     el('span', { className: 'player-main' },
-      el('span', { className: 'player-name', text: p.name || '?' }, isMe ? el('span', { className: 'muted small', text: ` ${t('player.you')}` }) : null),
+      el('span', { className: 'player-name' }, el('bdi', { text: p.name || '?' }), isMe ? el('span', { className: 'muted small', text: ` ${t('player.you')}` }) : null),
       el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
     ),
     marks,
@@ -517,8 +518,9 @@ function playerChat(line, kind, before = null) {
   const name = String(line.name || sender?.name || '?');
   addChat([
     avatarNode(sender?.avatar, name, { size: 20 }),
-    el('span', { className: 'chat-name', text: `${name}: ` }),
-    el('span', { className: 'chat-text', text: String(line.text ?? '') }),
+    el('span', { className: 'chat-name', attrs: { dir: 'auto' }, text: name }),
+    ': ',
+    el('span', { className: 'chat-text', attrs: { dir: 'auto' }, text: String(line.text ?? '') }),
   ], kind, { from: String(line.from ?? ''), text: String(line.text ?? '') }, before);
 }
 
@@ -1065,7 +1067,7 @@ function renderGameEnd() {
     const item = el('li', { className: `place place-${Math.min(r.place, 4)}`, dataset: { place: String(r.place), id: String(r.id ?? '') } },
       r.place <= 3 ? avatarNode(r.avatar ?? player(r.id)?.avatar, name, { size: 48 }) : null,
       el('span', { className: 'place-no', text: `${r.place}.` }),
-      el('span', { className: 'place-name', text: name }),
+      el('span', { className: 'place-name', attrs: { dir: 'auto' }, text: name }),
       el('span', { className: 'place-score', text: t('player.points', { n: r.score }) }),
     );
     (r.place <= 3 ? podium : rest).append(item);

@@ -36,10 +36,11 @@ export class AvatarBuilder {
       const label = t(PART_LABELS[part]);
       const count = AVATAR_PARTS[part];
       const step = (delta) => this.set(stepAvatar(this.avatar, part, delta));
+      const rtl = document.documentElement.dir === 'rtl';
       return el('div', { className: 'avatar-part', dataset: { part } },
-        el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-prev', text: '‹', attrs: { 'aria-label': t('avatar.prev', { part: label }) }, on: { click: () => step(-1) } }),
+        el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-prev', text: rtl ? '›' : '‹', attrs: { 'aria-label': t('avatar.prev', { part: label }) }, on: { click: () => step(-1) } }),
         el('span', { className: 'avatar-part-name', text: `${label} ${this.avatar[part] + 1}/${count}` }),
-        el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-next', text: '›', attrs: { 'aria-label': t('avatar.next', { part: label }) }, on: { click: () => step(1) } }),
+        el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-next', text: rtl ? '‹' : '›', attrs: { 'aria-label': t('avatar.next', { part: label }) }, on: { click: () => step(1) } }),
       );
     }));
   }
