@@ -34,6 +34,11 @@ func buildApplication(
         let status = runtime.upgradeRefusal(request, context: context, spendingConnection: false) ?? .upgradeRequired
         return DrawServerRuntime.response(Array("WebSocket upgrade refused (\(status.code))".utf8), contentType: "text/plain", status: status)
     }
+    // Public: the word-list languages a room may pick, for the client's settings.
+    let languages = WordLanguage.catalogJSON()
+    router.get("/api/languages") { _, _ -> Response in
+        DrawServerRuntime.response(languages, contentType: "application/json")
+    }
     runtime.addModeratorRoutes(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))

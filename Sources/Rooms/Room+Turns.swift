@@ -8,7 +8,9 @@ extension Room {
             members[i].guessed = false
         }
         votes.removeAll()
-        let bag = WordBag.forGame(settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng)
+        let bag = WordBag.forGame(
+            language: settings.language, settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng
+        )
         game = GameProgress(number: gamesPlayed, pendingDrawers: drawerQueue(), bag: bag)
         return startNextTurn(now: now)
     }

@@ -16,7 +16,7 @@ public struct RoomSettings: Sendable, Hashable, Codable {
     public static let maxPlayersRange = 2...16
     public static let wordChoicesRange = 1...5
     public static let hintsRange = 0...5
-    public static let supportedLanguages: Set<String> = ["en"]
+    public static var supportedLanguages: Set<String> { WordLanguage.codes }
 
     /// Applies the fields a client sent, clamped to the allowed ranges; absent fields keep their value.
     public func applying(_ patch: SettingsPatch) -> RoomSettings {

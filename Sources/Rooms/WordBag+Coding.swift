@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a bag is stored in a room's snapshot, which the server writes every time the room
-/// changes: the words, unless they are exactly the bundled English list (then only
-/// `"list":"en"` and the list's fingerprint), and the order of the words still to come as
+/// changes: the words, unless they are exactly a bundled list (then only its language code,
+/// `"list":"de"`, and the list's fingerprint), and the order of the words still to come as
 /// base64 of 16-bit positions. Writing the English list and the pending words as JSON
 /// strings was most of the cost of persisting a room.
 ///
@@ -14,9 +14,13 @@ extension WordBag: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if words == WordList.english {
-            try container.encode("en", forKey: .list)
-            try container.encode(WordList.englishFingerprint, forKey: .listFingerprint)
+        if let list, words == WordList.words(for: list) {
+            try container.encode(list, forKey: .list)
+            try container.encode(WordList.fingerprint(of: list), forKey: .listFingerprint)
+        } else if words == WordList.english {
+            // A bag made before bags knew their list.
+            try container.encode(WordLanguage.defaultCode, forKey: .list)
+            try container.encode(WordList.fingerprint(of: WordLanguage.defaultCode), forKey: .listFingerprint)
         } else {
             try container.encode(words, forKey: .words)
         }
@@ -47,15 +51,16 @@ extension WordBag: Codable {
             return
         }
         let words: [String]
-        if let list = try container.decodeIfPresent(String.self, forKey: .list) {
-            guard list == "en" else {
+        let list = try container.decodeIfPresent(String.self, forKey: .list)
+        if let list {
+            guard WordLanguage.codes.contains(list) else {
                 throw DecodingError.dataCorruptedError(forKey: .list, in: container, debugDescription: "unknown word list \(list)")
             }
-            words = WordList.english
-            guard try container.decode(String.self, forKey: .listFingerprint) == WordList.englishFingerprint else {
-                // Stored by a server with another English list: the positions mean other
-                // words now, so the bag starts a fresh cycle of this list.
-                self.init(words: words, pending: words.indices.reversed().map { UInt16($0) })
+            words = WordList.words(for: list)
+            guard try container.decode(String.self, forKey: .listFingerprint) == WordList.fingerprint(of: list) else {
+                // Stored by a server with another version of this list: the positions mean
+                // other words now, so the bag starts a fresh cycle of this list.
+                self.init(words: words, pending: words.indices.reversed().map { UInt16($0) }, list: list)
                 return
             }
         } else {
@@ -75,20 +80,22 @@ extension WordBag: Codable {
             }
             pending.append(position)
         }
-        self.init(words: words, pending: pending)
+        self.init(words: words, pending: pending, list: list)
     }
 }
 
 extension WordList {
-    /// Identifies the bundled English list's exact contents (FNV-1a over its words), so a
-    /// stored bag that refers to it by name is not read against a different list.
-    static let englishFingerprint: String = {
+    /// Identifies each bundled list's exact contents (FNV-1a over its words), so a stored bag
+    /// that refers to a list by name is not read against a different version of it.
+    static let fingerprints: [String: String] = bundled.mapValues { words in
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for word in english {
+        for word in words {
             for byte in word.utf8 + [0] {
                 hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             }
         }
         return String(hash, radix: 16)
-    }()
+    }
+
+    static func fingerprint(of list: String) -> String { fingerprints[list] ?? "" }
 }

@@ -7,6 +7,9 @@
 public struct WordBag: Sendable {
     /// Every distinct word in the bag, in the order given.
     public let words: [String]
+    /// The language code when `words` is exactly that built-in list, so a snapshot stores
+    /// the code instead of the words.
+    public internal(set) var list: String?
     /// Positions in `words` of the words left before the next refill; drawn from the end.
     /// Positions rather than the words themselves, so a room's snapshot copies and stores
     /// the bag cheaply (see `WordBag+Coding.swift`).
@@ -31,9 +34,10 @@ public struct WordBag: Sendable {
     /// `WordList.maxCustomWords`, far fewer.
     static let maxWords = Int(UInt16.max)
 
-    init(words: [String], pending: [UInt16]) {
+    init(words: [String], pending: [UInt16], list: String? = nil) {
         self.words = words
         self.pending = pending
+        self.list = list
     }
 
     /// Number of distinct words.
@@ -61,17 +65,21 @@ public struct WordBag: Sendable {
     /// Chooses the bag for a new game from the room's settings.
     ///
     /// `customOnly` uses only the host's custom words, provided at least one survives
-    /// `WordList.sanitize`; with none it falls back to English rather than making the game
-    /// unplayable. Otherwise the custom words are added to the English list (repeats of
-    /// English words are dropped).
+    /// `WordList.sanitize`; with none it falls back to the language's list rather than making
+    /// the game unplayable. Otherwise the custom words are added to the built-in list of
+    /// `language` (English for a code without one; repeats of listed words are dropped).
     public static func forGame(
-        settingsCustomWords: [String], customOnly: Bool, rng: inout some RandomNumberGenerator
+        language: String = WordLanguage.defaultCode, settingsCustomWords: [String], customOnly: Bool,
+        rng: inout some RandomNumberGenerator
     ) -> WordBag {
         let custom = WordList.sanitize(settingsCustomWords)
         if customOnly, !custom.isEmpty {
             return WordBag(words: custom, rng: &rng)
         }
-        return WordBag(words: WordList.english + custom, rng: &rng)
+        let code = WordLanguage.codes.contains(language) ? language : WordLanguage.defaultCode
+        var bag = WordBag(words: WordList.words(for: code) + custom, rng: &rng)
+        if custom.isEmpty { bag.list = code }
+        return bag
     }
 
     private mutating func refill(excluding picked: [UInt16], rng: inout some RandomNumberGenerator) {

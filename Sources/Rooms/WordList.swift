@@ -7,11 +7,23 @@ public enum WordList {
     /// Longest custom word or phrase, in characters; longer ones make unreadable masks.
     public static let maxWordLength = 30
 
-    /// The bundled English list (`Resources/words-en.txt`), read once on first use.
-    ///
-    /// A `static let` is initialised lazily and thread-safely by the runtime, so the file is
-    /// parsed once per process with no mutable global state.
-    public static let english: [String] = loadBundled(named: "words-en")
+    /// The bundled English list (`Resources/words-en.txt`).
+    public static var english: [String] { words(for: WordLanguage.defaultCode) }
+
+    /// Every bundled list by language code (`Resources/words-CODE.txt`). A `static let` is
+    /// initialised lazily and thread-safely by the runtime, so the files are parsed once per
+    /// process with no mutable global state. A language whose file is missing gets the
+    /// emergency list.
+    static let bundled: [String: [String]] = {
+        var lists: [String: [String]] = [:]
+        for language in WordLanguage.all { lists[language.code] = loadBundled(named: "words-\(language.code)") }
+        return lists
+    }()
+
+    /// The built-in list of `language`; English for a code without a list.
+    public static func words(for language: String) -> [String] {
+        bundled[language] ?? bundled[WordLanguage.defaultCode] ?? emergencyFallback
+    }
 
     /// Used only if the resource bundle is missing the list (a packaging mistake), so that a
     /// game can still be played instead of every turn failing.
@@ -89,9 +101,9 @@ public enum WordList {
         return emergencyFallback
     }
 
-    /// True when the bundled list was found (false means the binary was installed without
+    /// True when every bundled list was found (false means the binary was installed without
     /// its `drawserver_Rooms.resources` folder).
-    public static var hasBuiltInList: Bool { english != emergencyFallback }
+    public static var hasBuiltInList: Bool { WordLanguage.all.allSatisfy { words(for: $0.code) != emergencyFallback } }
 
     /// Where SwiftPM puts this module's resources: a folder next to the executable (or the
     /// test runner). Searched by hand because `Bundle.module` aborts the process when the

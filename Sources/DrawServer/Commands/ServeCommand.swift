@@ -127,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("no browser client found (no index.html in \(root)): GET / will answer 404; pass --web-root PATH to the web-static folder")
         }
         guard WordList.hasBuiltInList else {
-            logger.critical("cannot start: the word list is missing; keep the drawserver_Rooms.resources folder next to the drawserver binary")
+            logger.critical("cannot start: a word list is missing; keep the drawserver_Rooms.resources folder next to the drawserver binary")
             throw ExitCode(2)
         }
         let runtime: DrawServerRuntime
