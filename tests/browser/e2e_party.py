@@ -154,8 +154,8 @@ seen = set()  # ids of the bot's `choose` messages already handled
 bots = []
 
 
-def who_draws(pages, bot, timeout=20):
-    """The page (or the bot) that got `choose` for the next turn."""
+def who_draws(pages, bots_, timeout=20):
+    """The page, or (bot, its new `choose` message), that got the next word choice."""
     found = {}
 
     def probe():
@@ -163,25 +163,26 @@ def who_draws(pages, bot, timeout=20):
             if p.visible("#overlay-choose") and p.js("return document.querySelectorAll('.word-choice').length") > 0:
                 found["d"] = p
                 return True
-        if bot.find("choose", lambda m: id(m) not in seen):
-            found["d"] = bot
-            return True
+        for bot in bots_:
+            new = bot.find("choose", lambda m: id(m) not in seen)
+            if new:
+                seen.add(id(new[-1]))
+                found["d"] = (bot, new[-1])
+                return True
         return False
     pages[0].wait(probe, "a word choice for the next drawer", timeout=timeout)
     return found["d"]
 
 
 def german_words():
-    """The server's German word list (Sources/Rooms/Resources), for checking the choices."""
-    root = os.path.join(e2e.REPO, "Sources", "Rooms")
-    for dirpath, _dirs, files in os.walk(root):
-        for f in files:
-            if "de" in f.lower().replace(".", " ").replace("-", " ").replace("_", " ").split() and f.endswith((".txt", ".json")):
-                with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
-                    text = fh.read()
-                words = json.loads(text) if f.endswith(".json") else text.splitlines()
-                return {w.strip().lower() for w in words if isinstance(w, str) and w.strip()}
-    return None
+    """The server's German word list, for checking the choices ('#' lines are comments)."""
+    with open(os.path.join(e2e.REPO, "Sources", "Rooms", "Resources", "words-de.txt"), encoding="utf-8") as fh:
+        return {w.strip().lower() for w in fh if w.strip() and not w.startswith("#")}
+
+
+def umlaut_first(words):
+    """Index of the first word with ä, ö, ü or ß (the folding under test), else 0."""
+    return next((i for i, w in enumerate(words) if any(c in w for c in "äöüÄÖÜß")), 0)
 
 
 def game(base, pages):
@@ -241,42 +242,63 @@ def game(base, pages):
         raise Failure(f"the invite prompt shows avatar {avatar_of(b, '#invite-avatar svg')}, not carol's")
     b.click("#invite-accept")
     b.wait(lambda: b.visible("#screen-room") and b.text("#room-code") == code, "bob in the room")
-    ids = {"alice": a.my_id(), "bob": b.my_id(), "carol": str(carol.welcome["playerId"])}
+    # Dave sends no avatar (as an older client would): his initial stands in
+    dave = Bot(base, "Dave")
+    bots.append(dave)
+    dave.send({"t": "join", "code": code})
+    dave.wait_for("room", lambda m: m.get("code") == code, what="dave in the room")
+    ids = {"alice": a.my_id(), "bob": b.my_id(), "carol": str(carol.welcome["playerId"]), "dave": str(dave.welcome["playerId"])}
+    keys = {ids["alice"]: avatar_key(a_av), ids["bob"]: avatar_key(b_av), ids["carol"]: avatar_key(carol_av), ids["dave"]: "initials"}
     row = lambda pid: f'#player-list .player[data-id="{pid}"] svg.avatar'  # noqa: E731
     for p in (a, b):
-        for who, av in (("alice", a_av), ("bob", b_av), ("carol", carol_av)):
-            p.wait(lambda p=p, who=who, av=av: avatar_of(p, row(ids[who])) == avatar_key(av), f"{who}'s avatar in {p.label}'s player list")
+        for pid, key in keys.items():
+            p.wait(lambda p=p, pid=pid, key=key: avatar_of(p, row(pid)) == key, f"avatar {key} of {pid} in {p.label}'s player list")
     a.type_into("#chat-input", "Hallo zusammen!", enter=True)
     b.wait(lambda: b.js("return [...document.querySelectorAll('#chat-log .chat-line[data-from]')].some((l) => l.dataset.text === 'Hallo zusammen!' && l.querySelector('svg.avatar')?.dataset.avatar === arguments[0])", avatar_key(a_av)),
            "alice's chat line with her avatar on bob's page")
     log("avatars in the list, chat, top bar and invite prompt: ok")
     shot(a, "room-lobby")
 
-    # ---- the game: three turns (one per player), rounds = 1
+    # ---- the game: four turns (one per player), rounds = 1
     a.click("#start-game")
-    drawn = []
+    drawn, judged = [], []
     dewords = german_words()
-    while len(drawn) < 3:
-        d = who_draws([a, b], carol)
-        if d is carol:
-            msg = carol.find("choose", lambda m: id(m) not in seen)[-1]
-            seen.add(id(msg))
-            drawn.append("carol")
-            carol.send({"t": "choose", "index": 0})
-            carol.wait_for("turn", lambda m: m.get("drawer") == ids["carol"], what="carol's turn")
-            carol.send({"t": "skip"})
-            a.wait(lambda: a.visible("#overlay-turnend") or a.visible("#overlay-gameend"), "the end of carol's skipped turn")
+    while len(drawn) < 4:
+        d = who_draws([a, b], [carol, dave])
+        if isinstance(d, tuple):
+            bot, msg = d
+            pick = umlaut_first(msg["words"])
+            word = msg["words"][pick]
+            bot_id = str(bot.welcome["playerId"])
+            drawn.append(bot_id)
+            bot.send({"t": "choose", "index": pick})
+            bot.wait_for("turn", lambda m: m.get("drawer") == bot_id and m.get("word") == word, what="the bot's turn")
+            if bot is dave:
+                bot.send({"t": "skip"})
+            else:
+                # carol draws; both browsers guess her word folded, then dave
+                judged.append(word)
+                for p, guess in ((a, fold(word).lower()), (b, fold(word).upper())):
+                    p.wait(lambda p=p: "_" in (p.text("#turn-word") or ""), "the mask of carol's word")
+                    p.type_into("#chat-input", guess, enter=True)
+                    p.wait(lambda p=p: p.js("return !!document.querySelector(arguments[0])", f'#player-list .player.guessed[data-id="{p.my_id()}"]'),
+                           f"{guess!r} judged correct for {word!r}")
+                dave.send({"t": "guess", "text": word})
+            a.wait(lambda: a.visible("#overlay-turnend") or a.visible("#overlay-gameend"), "the end of the bot's turn")
             continue
         g = b if d is a else a
         drawn.append(d.label)
-        browser_turn(d, g, carol, ids, dewords, first=drawn.count("alice") + drawn.count("bob") == 1)
+        judged.append(browser_turn(d, g, carol, dave, ids, dewords, first=drawn.count("alice") + drawn.count("bob") == 1))
+    if not any(c in w for w in judged for c in "äöüÄÖÜß"):
+        raise Failure(f"no word with an umlaut or ß came up to judge: {judged}")
+    log(f"German words judged with folding: {judged}")
 
     # ---- podium with avatars
     for p in (a, b):
         p.wait(lambda p=p: p.visible("#overlay-gameend"), "the podium", timeout=20)
-        got = p.js("return [...document.querySelectorAll('#podium .place svg.avatar')].map((s) => s.dataset.avatar)")
-        if sorted(got) != sorted(avatar_key(x) for x in (a_av, b_av, carol_av)):
-            raise Failure(f"[{p.label}] podium avatars {got}")
+        got = p.js("return [...document.querySelectorAll('#podium .place')].map((e) => [e.dataset.id, e.querySelector('svg.avatar')?.dataset.avatar])")
+        if len(got) < 3 or any(keys.get(pid) != key for pid, key in got):
+            raise Failure(f"[{p.label}] podium avatars {got}, expected {keys}")
         if not heard(p, "gameEnd"):
             raise Failure(f"[{p.label}] no game-end sound")
     check_podium(a, "podium at 1280x657")
@@ -292,17 +314,17 @@ def game(base, pages):
     log("moderator wall avatars: ok")
 
 
-def browser_turn(d, g, carol, ids, dewords, first):
-    """One turn drawn by browser d and guessed by browser g (and the bot)."""
+def browser_turn(d, g, carol, dave, ids, dewords, first):
+    """One turn drawn by browser d, guessed by browser g and the bots (Dave keeps the turn
+    open while g reloads: a turn ends once every connected guesser has guessed)."""
     since_g, since_d = len(audio(g)), len(audio(d))
     choices = d.js("return [...document.querySelectorAll('.word-choice')].map((b) => b.textContent)")
-    if dewords is not None:
-        foreign = [w for w in choices if w.lower() not in dewords]
-        if foreign:
-            raise Failure(f"word choices not from the German list: {foreign}")
+    foreign = [w for w in choices if w.lower() not in dewords]
+    if foreign:
+        raise Failure(f"word choices not from the German list: {foreign}")
     if NOTE["yourTurn"] not in audio(d):  # game end shares the note, but comes later
         raise Failure(f"[{d.label}] no 'your turn' sound at the word choice")
-    pick = next((i for i, w in enumerate(choices) if any(c in w for c in "äöüÄÖÜß")), 0)
+    pick = umlaut_first(choices)
     d.js(f"document.querySelectorAll('.word-choice')[{pick}].click()")
     d.wait(lambda: (d.js("return document.querySelector('#turn-word').dataset.word || ''") or "") != "", "the drawer's word")
     word = d.js("return document.querySelector('#turn-word').dataset.word")
@@ -369,6 +391,7 @@ def browser_turn(d, g, carol, ids, dewords, first):
     sel = f'#player-list .player.guessed[data-id="{g.my_id()}"]'
     d.wait(lambda: d.js("return !!document.querySelector(arguments[0])", sel), f"{guess!r} judged correct for {word!r}")
     d.wait(lambda: heard(d, "correctOther", since_d), "the drawer hears someone guess")
+    dave.send({"t": "guess", "text": word})
     if first:
         if audio(g)[since_g:]:
             raise Failure(f"[{g.label}] sounds played while muted: {audio(g)[since_g:]}")
@@ -380,6 +403,7 @@ def browser_turn(d, g, carol, ids, dewords, first):
     if d.js("return document.getElementById('turnend-ratings').textContent").count("1") < 1:
         raise Failure(f"the turn end shows no rating counts: {d.text('#turnend-ratings')!r}")
     log(f"{guess!r} accepted for {word!r} (folded); sounds and mute: ok")
+    return word
 
 
 def check_podium(p, what):
@@ -411,11 +435,9 @@ def phone(base, pages):
     a.click("#start-game")
     turns = 0
     while turns < 2:
-        d = who_draws([a], bob)
+        d = who_draws([a], [bob])
         turns += 1
-        if d is bob:
-            msg = bob.find("choose", lambda m: id(m) not in seen)[-1]
-            seen.add(id(msg))
+        if isinstance(d, tuple):
             bob.send({"t": "choose", "index": 0})
             a.wait(lambda: a.visible("#timer"), "the timer on the phone")
             a.type_into("#chat-input", "a house?", enter=True)

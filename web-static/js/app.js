@@ -774,7 +774,6 @@ function announceTurn() {
   S.announcedTurn = key;
   if (isDrawer()) systemChat(t('chat.yourTurn', { word: S.word || '' }), 'turn');
   else systemChat(t('chat.isDrawing', { name: playerName(S.drawer) }), 'turn');
-  sounds.play('wordChosen');
 }
 
 function showMe() {
@@ -906,7 +905,9 @@ function onMessage(msg) {
     }
     case 'turn': {
       if (!S.room) break;
-      const newTurn = S.phase !== 'drawing' || S.drawer !== msg.drawer;
+      // a new turn's `turn` comes before its `room`; on a resume `room` comes first
+      const fresh = S.phase !== 'drawing';
+      const newTurn = fresh || S.drawer !== msg.drawer;
       S.phase = 'drawing';
       S.drawer = msg.drawer ?? S.drawer;
       if (Number.isInteger(msg.round)) S.round = msg.round;
@@ -924,6 +925,7 @@ function onMessage(msg) {
       if (S.room) S.room.phase = 'drawing';
       renderRoom();
       announceTurn();
+      if (fresh) sounds.play('wordChosen');
       break;
     }
     case 'hint':
