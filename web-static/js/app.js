@@ -1067,7 +1067,7 @@ function renderGameEnd() {
   for (const r of ranking) {
     const name = r.name || playerName(r.id);
     const item = el('li', { className: `place place-${Math.min(r.place, 4)}`, dataset: { place: String(r.place), id: String(r.id ?? '') } },
-      r.place <= 3 ? avatarNode(r.avatar ?? player(r.id)?.avatar, name, { size: 48 }) : null,
+      avatarNode(r.avatar ?? player(r.id)?.avatar, name, { size: r.place <= 3 ? 48 : 22 }),
       el('span', { className: 'place-no', text: `${r.place}.` }),
       el('span', { className: 'place-name', attrs: { dir: 'auto' }, text: name }),
       el('span', { className: 'place-score', text: t('player.points', { n: r.score }) }),
