@@ -111,6 +111,11 @@ def fold(word):
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
+def set_locale(p, code):
+    p.js("const s = document.getElementById('locale-select'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", code)
+    p.wait(lambda: p.js("return document.documentElement.lang") == code, f"the interface in {code}")
+
+
 def chat_texts(p):
     return p.js("return [...document.querySelectorAll('#chat-log .chat-line')].map((e) => e.textContent)")
 
@@ -199,13 +204,15 @@ def game(base, pages):
     b.wait(lambda: b.js("return document.documentElement.lang") == "de", "a German interface from the browser's languages")
     if b.text("#name-submit") != "Los geht’s":
         raise Failure(f"the German submit button reads {b.text('#name-submit')!r}")
-    b.js("const s = document.getElementById('locale-select'); s.value = 'ar'; s.dispatchEvent(new Event('change'));")
-    b.wait(lambda: b.js("return document.documentElement.dir") == "rtl", "Arabic switches the page to right-to-left")
+    set_locale(b, "ar")
+    if b.js("return document.documentElement.dir") != "rtl":
+        raise Failure("Arabic does not switch the page to right-to-left")
     b.d.refresh()
     b.wait(lambda: b.js("return document.documentElement.lang + '/' + document.documentElement.dir") == "ar/rtl", "Arabic remembered after a reload")
     shot(b, "rtl-name")
-    b.js("const s = document.getElementById('locale-select'); s.value = 'de'; s.dispatchEvent(new Event('change'));")
-    b.wait(lambda: b.js("return document.documentElement.dir") == "ltr", "back to left-to-right in German")
+    set_locale(b, "de")
+    if b.js("return document.documentElement.dir") != "ltr":
+        raise Failure("German is not left to right")
     log("interface language: browser default, picker, remembered, rtl: ok")
 
     a.d.get(base + "/")
@@ -338,6 +345,13 @@ def browser_turn(d, g, carol, dave, ids, dewords, first):
         check_fits(d, "drawer at 1920x1080")
         shot(d, "drawing-1920")
         set_viewport(d, 1280, 657)
+    else:
+        # the same room right to left
+        before = d.js("return document.documentElement.lang")
+        set_locale(d, "ar")
+        check_fits(d, "drawer at 1280x657 in Arabic")
+        shot(d, "drawing-ar-1280")
+        set_locale(d, before)
 
     # ---- ratings: the guesser likes, changes its mind; the drawer sees the counts live
     if not d.js("return document.getElementById('rate-like').disabled"):
@@ -381,6 +395,8 @@ def browser_turn(d, g, carol, dave, ids, dewords, first):
     if turn_lines != 1:
         raise Failure(f"[{g.label}] the turn line shows {turn_lines} times after reload")
     log("chat restored after reload, once, without the word: ok")
+    if first:
+        shot(g, "guessing-1280")
     if first and g.js("return document.getElementById('sound-toggle').getAttribute('aria-pressed')") != "true":
         raise Failure("mute not remembered across the reload")
 
