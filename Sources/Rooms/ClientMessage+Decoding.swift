@@ -27,7 +27,7 @@ extension ClientMessage {
     private static func decode(type: String, fields: inout Fields) throws(ProtocolError) -> ClientMessage {
         switch type {
         case "hello":
-            return .hello(name: try fields.string("name"), token: try fields.optionalString("token"))
+            return .hello(name: try fields.string("name"), token: try fields.optionalString("token"), avatar: try fields.avatar("avatar"))
         case "rooms": return .rooms
         case "create":
             return .create(
@@ -53,6 +53,13 @@ extension ClientMessage {
         case "guess": return .guess(try fields.string("text"))
         case "choose": return .choose(index: try fields.integer("index"))
         case "skip": return .skip
+        case "rate":
+            switch try fields.string("value") {
+            case "like": return .rate(.like)
+            case "dislike": return .rate(.dislike)
+            case "none": return .rate(nil)
+            case let other: throw ProtocolError(.badMessage, "value must be like, dislike or none, not \"\(other.prefix(20))\"")
+            }
         default:
             throw ProtocolError(.badMessage, "unknown message type \"\(type.prefix(40))\"")
         }
@@ -74,6 +81,19 @@ private struct Fields {
         case nil, .null?: return nil
         case .string(let text)?: return text
         case let value?: throw mistyped(key, "string", value)
+        }
+    }
+
+    /// An avatar object (protocol additions, "Avatars"); absent or null is none.
+    func avatar(_ key: String) throws(ProtocolError) -> Avatar? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .object(let parts)?:
+            switch Avatar.parse(parts) {
+            case .success(let avatar): return avatar
+            case .failure(let error): throw error
+            }
+        case let value?: throw mistyped(key, "object", value)
         }
     }
 

@@ -1,6 +1,7 @@
 /// Every message a client may send as a text frame (protocol sections 2 and 3).
 public enum ClientMessage: Sendable, Hashable {
-    case hello(name: String, token: String?)
+    /// `avatar` nil: none sent (a new player gets `Avatar.standard(for:)`, a resuming one keeps its own).
+    case hello(name: String, token: String?, avatar: Avatar? = nil)
     case rooms
     case create(name: String?, isPublic: Bool, settings: SettingsPatch)
     case join(code: String)
@@ -17,6 +18,8 @@ public enum ClientMessage: Sendable, Hashable {
     case guess(String)
     case choose(index: Int)
     case skip
+    /// `rate`: nil withdraws the rating ("none").
+    case rate(Rating?)
 
     /// The message's `t`, used as the `ref` of an error answering it.
     public var type: String {
@@ -38,6 +41,7 @@ public enum ClientMessage: Sendable, Hashable {
         case .guess: "guess"
         case .choose: "choose"
         case .skip: "skip"
+        case .rate: "rate"
         }
     }
 }

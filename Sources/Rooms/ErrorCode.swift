@@ -1,4 +1,4 @@
-/// The error codes of protocol section 2.3, plus nothing else.
+/// The error codes of protocol section 2.3, plus the additions in docs/PROTOCOL.md.
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case badJSON = "bad_json"
     case badMessage = "bad_message"
@@ -16,6 +16,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case tooLarge = "too_large"
     case badOps = "bad_ops"
     case notOnline = "not_online"
+    /// `rate` from the drawer or a spectator (docs/PROTOCOL.md, "Ratings").
+    case notGuesser = "not_guesser"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

@@ -74,6 +74,6 @@ extension Lobby {
         guard let invitee = players[target], let connection = invitee.connection else {
             return .failure(ProtocolError(.notOnline, "that player is not online"))
         }
-        return .success((.invited(from: id, name: sender.name, code: code), connection))
+        return .success((.invited(from: id, name: sender.name, code: code, avatar: sender.avatar), connection))
     }
 }

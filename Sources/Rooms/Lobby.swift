@@ -12,15 +12,20 @@ public struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
 public struct PlayerRecord: Sendable, Hashable {
     public let id: PlayerID
     public var name: String
+    public var avatar: Avatar
     /// SHA-256 of the resume token, hex; the token itself is never kept.
     public let tokenHash: String
     public var room: RoomCode?
     public var connection: ConnectionID?
     public var lastSeen: Timestamp
 
-    public init(id: PlayerID, name: String, tokenHash: String, room: RoomCode? = nil, connection: ConnectionID? = nil, lastSeen: Timestamp) {
+    public init(
+        id: PlayerID, name: String, avatar: Avatar? = nil, tokenHash: String, room: RoomCode? = nil,
+        connection: ConnectionID? = nil, lastSeen: Timestamp
+    ) {
         self.id = id
         self.name = name
+        self.avatar = avatar ?? .standard(for: id)
         self.tokenHash = tokenHash
         self.room = room
         self.connection = connection
@@ -39,7 +44,7 @@ public struct Welcome: Sendable, Hashable {
     public var replaced: ConnectionID?
 
     public var message: ServerMessage {
-        .welcome(playerID: player.id, token: token, resumed: resumed, name: player.name)
+        .welcome(playerID: player.id, token: token, resumed: resumed, name: player.name, avatar: player.avatar)
     }
 }
 
@@ -62,8 +67,12 @@ public struct Lobby: Sendable {
 
     // MARK: - Session
 
-    /// `hello`: a new player, or with a known token the same player again.
-    public mutating func hello(name rawName: String, token: String?, connection: ConnectionID, now: Timestamp) -> Result<Welcome, ProtocolError> {
+    /// `hello`: a new player, or with a known token the same player again. A new player
+    /// without an avatar gets its standard one; a resuming player's avatar is replaced only
+    /// when the hello carries one.
+    public mutating func hello(
+        name rawName: String, token: String?, avatar: Avatar? = nil, connection: ConnectionID, now: Timestamp
+    ) -> Result<Welcome, ProtocolError> {
         let name: String
         switch Self.validName(rawName) {
         case .success(let valid): name = valid
@@ -76,13 +85,14 @@ public struct Lobby: Sendable {
             // A resuming player outside any room may pick a new name; a seated one keeps
             // the name the room knows it by.
             if record.room == nil { record.name = name }
+            if let avatar { record.avatar = avatar }
             players[id] = record
             return .success(Welcome(player: record, token: token, resumed: true, replaced: replaced))
         }
         let token = random.string(count: 32, from: Self.tokenAlphabet)
         var id: PlayerID
         repeat { id = PlayerID(random.string(count: 10, from: Self.idAlphabet)) } while players[id] != nil
-        let record = PlayerRecord(id: id, name: name, tokenHash: SHA256.hexHash(token), connection: connection, lastSeen: now)
+        let record = PlayerRecord(id: id, name: name, avatar: avatar, tokenHash: SHA256.hexHash(token), connection: connection, lastSeen: now)
         add(record)
         return .success(Welcome(player: record, token: token, resumed: false, replaced: nil))
     }

@@ -2,6 +2,7 @@
 public struct Member: Sendable, Hashable {
     public let id: PlayerID
     public var name: String
+    public var avatar: Avatar
     public var score = 0
     public var ready = false
     public var connected = true
@@ -13,14 +14,17 @@ public struct Member: Sendable, Hashable {
     /// Join order: the longest-seated member (lowest) becomes host when the host leaves.
     public let order: Int
     public var disconnectedAt: Timestamp?
+    /// The room's chat sequence when this member joined: earlier lines are not its history.
+    public internal(set) var chatSince = 0
 
-    init(id: PlayerID, name: String, order: Int) {
+    init(id: PlayerID, name: String, order: Int, avatar: Avatar? = nil) {
         self.id = id
         self.name = name
         self.order = order
+        self.avatar = avatar ?? .standard(for: id)
     }
 
     var view: PlayerView {
-        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator)
+        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator, avatar: avatar)
     }
 }

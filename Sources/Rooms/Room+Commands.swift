@@ -19,10 +19,13 @@ extension Room {
         case .guess(let text): result = chat(text, from: id, now: now, explicitGuess: true)
         case .choose(let index): result = choose(index, from: id, now: now)
         case .skip: result = skip(from: id, now: now)
+        case .rate(let rating): result = rate(rating, from: id)
         case .hello, .rooms, .create, .join, .quickplay, .leave, .invite: result = .success([])
         }
         switch result {
-        case .success(let effects): return effects
+        case .success(let effects):
+            if case .chat = message { recordChat(effects) } else if case .guess = message { recordChat(effects) }
+            return effects
         case .failure(let error): return [reply(id, error.referencing(message.type))]
         }
     }

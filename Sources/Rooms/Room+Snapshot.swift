@@ -13,6 +13,19 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         public var guessed: Bool
         public var pendingSpectator: Bool?
         public var order: Int
+        /// Nil in snapshots written before avatars: the standard avatar then.
+        public var avatar: Avatar?
+        /// Nil in snapshots written before chat history: sees every kept line.
+        public var chatSince: Int?
+    }
+
+    /// The turn being rated (drawing and its turnEnd).
+    public struct RatedTurnState: Codable, Sendable, Equatable {
+        public var drawer: String
+        public var game: Int
+        public var turn: Int
+        /// Player -> "like" or "dislike".
+        public var ratings: [String: Rating]
     }
 
     public struct PhaseState: Codable, Sendable, Equatable {
@@ -56,6 +69,10 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var votes: [String: [String]]
     public var rng: SeededRandom
     public var canvasGeneration: Int
+    // Added for ratings and chat history; absent in older snapshots.
+    public var ratedTurn: RatedTurnState?
+    public var chat: [ChatLine]?
+    public var chatSequence: Int?
 }
 
 extension RoomSnapshot {
@@ -98,7 +115,8 @@ extension Room {
             members: members.map {
                 RoomSnapshot.MemberState(
                     id: $0.id.rawValue, name: $0.name, score: $0.score, ready: $0.ready, spectator: $0.spectator,
-                    guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order
+                    guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order,
+                    avatar: $0.avatar, chatSince: $0.chatSince
                 )
             },
             phase: phase,
@@ -108,7 +126,14 @@ extension Room {
             gamesPlayed: gamesPlayed, nextOrder: nextOrder,
             bans: bans.filter { $0.value > now }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value - now },
             votes: votes.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.map(\.rawValue).sorted() },
-            rng: rng, canvasGeneration: canvasGeneration
+            rng: rng, canvasGeneration: canvasGeneration,
+            ratedTurn: ratedTurn.map {
+                RoomSnapshot.RatedTurnState(
+                    drawer: $0.drawer.rawValue, game: $0.game, turn: $0.turn,
+                    ratings: $0.ratings.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value }
+                )
+            },
+            chat: chatLog, chatSequence: chatSequence
         )
     }
 
@@ -120,12 +145,13 @@ extension Room {
         rng = s.rng
         host = s.host.map(PlayerID.init)
         members = s.members.map { m in
-            var member = Member(id: PlayerID(m.id), name: m.name, order: m.order)
+            var member = Member(id: PlayerID(m.id), name: m.name, order: m.order, avatar: m.avatar)
             member.score = m.score
             member.ready = m.ready
             member.spectator = m.spectator
             member.guessed = m.guessed
             member.pendingSpectator = m.pendingSpectator
+            member.chatSince = m.chatSince ?? 0
             member.connected = false
             member.disconnectedAt = now
             return member
@@ -138,6 +164,14 @@ extension Room {
             GameProgress(number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(PlayerID.init), bag: $0.bag)
         }
         canvasGeneration = s.canvasGeneration
+        ratedTurn = s.ratedTurn.map {
+            RatedTurn(
+                drawer: PlayerID($0.drawer), game: $0.game, turn: $0.turn,
+                ratings: $0.ratings.reduce(into: [:]) { $0[PlayerID($1.key)] = $1.value }
+            )
+        }
+        chatLog = Array((s.chat ?? []).suffix(Self.chatLogLimit))
+        chatSequence = max(s.chatSequence ?? 0, (chatLog.last?.sequence ?? -1) + 1)
         let deadline = now + s.phase.remainingMs
         switch s.phase.phase {
         case .lobby:

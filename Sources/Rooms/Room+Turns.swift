@@ -46,6 +46,7 @@ extension Room {
         game = progress
         let deadline = now + configuration.chooseMs
         state = .choosing(ChoosingState(drawer: drawer, words: words, deadline: deadline))
+        ratedTurn = nil
         var effects = roomBroadcast(now: now)
         effects.append(.send(.choosing(drawer: drawer, remainingMs: configuration.chooseMs), to: .everyoneExcept(drawer)))
         effects.append(.send(.choose(words: words, remainingMs: configuration.chooseMs), to: .player(drawer)))
@@ -78,6 +79,7 @@ extension Room {
         )
         state = .drawing(turn)
         strokeLog.word = word
+        ratedTurn = RatedTurn(drawer: drawer, game: game?.number ?? gamesPlayed, turn: game?.turn ?? 0)
         let round = game?.round ?? 1
         let masked = mask.rendered()
         var effects: [RoomEffect] = [
@@ -101,11 +103,13 @@ extension Room {
             scores[turn.drawer] = drawerPoints
         }
         state = .turnEnd(deadline: now + configuration.turnEndMs)
-        var effects: [RoomEffect] = [.send(.turnEnd(word: turn.word, reason: reason, scores: scores), to: .everyone)]
+        let ratings = ratedTurn?.counts ?? RatingCounts()
+        var effects: [RoomEffect] = [.send(.turnEnd(word: turn.word, reason: reason, scores: scores, ratings: ratings), to: .everyone)]
         if let progress = game {
             effects.append(.turnFinished(TurnRecord(
                 roomCode: code, game: progress.number, turn: progress.turn, round: progress.round,
-                drawer: turn.drawer, word: turn.word, reason: reason, scores: scores, strokes: strokeLog
+                drawer: turn.drawer, word: turn.word, reason: reason, scores: scores, strokes: strokeLog,
+                ratings: ratings
             )))
         }
         effects += roomBroadcast(now: now)
@@ -128,10 +132,11 @@ extension Room {
         var ranking: [RankEntry] = []
         for (i, m) in ranked.enumerated() {
             let place = i > 0 && ranking[i - 1].score == m.score ? ranking[i - 1].place : i + 1
-            ranking.append(RankEntry(id: m.id, name: m.name, score: m.score, place: place))
+            ranking.append(RankEntry(id: m.id, name: m.name, score: m.score, place: place, avatar: m.avatar))
         }
         let number = game?.number ?? gamesPlayed
         game = nil
+        ratedTurn = nil
         resetCanvas()
         state = .gameEnd(deadline: now + configuration.gameEndMs)
         var effects: [RoomEffect] = [

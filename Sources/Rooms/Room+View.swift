@@ -1,7 +1,8 @@
 import Canvas
 extension Room {
     /// The room as `viewer` sees it: only the drawer's copy carries the word, only the
-    /// host's the custom words.
+    /// host's the custom words. During `drawing` and `turnEnd` every copy carries the
+    /// ratings, and a player's own copy (`viewer` set) its `myRating`.
     public func view(for viewer: PlayerID?, now: Timestamp) -> RoomView {
         var drawerID: PlayerID?
         var mask: String?
@@ -16,12 +17,15 @@ extension Room {
         default:
             break
         }
+        let rated = visibleRatings
         return RoomView(
             code: code, name: name, isPublic: isPublic, host: host, settings: settings,
             phase: phase, round: game?.round ?? 0, rounds: settings.rounds,
             drawer: drawerID, mask: mask, word: word, remainingMs: remainingMs(now: now),
             players: members.map(\.view),
             canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height,
+            ratings: rated?.counts, showsMyRating: viewer != nil,
+            myRating: viewer.flatMap { rated?.ratings[$0] },
             showsCustomWords: viewer != nil && viewer == host
         )
     }
@@ -42,13 +46,27 @@ extension Room {
     }
 
     /// `room` to everyone: in `drawing` the drawer gets its own copy with the word, and the
-    /// host one with the custom words; everyone else shares one copy.
+    /// host one with the custom words; everyone else shares one copy, or, while the drawing
+    /// can be rated, one copy per `myRating` (liked, disliked, not rated).
     func roomBroadcast(now: Timestamp) -> [RoomEffect] {
         guard !members.isEmpty else { return [] }
         var own: [PlayerID] = []
         if case .drawing(let turn) = state, isMember(turn.drawer) { own.append(turn.drawer) }
         if let host, isMember(host), !settings.customWords.isEmpty, !own.contains(host) { own.append(host) }
         var effects = own.map { RoomEffect.send(.room(view(for: $0, now: now)), to: .player($0)) }
+        if let rated = visibleRatings {
+            let others = members.map(\.id).filter { !own.contains($0) }
+            for rating in [Rating?.none, .like, .dislike] {
+                let group = others.filter { rated.ratings[$0] == rating }
+                guard let first = group.first else { continue }
+                // Everything else in a player's copy is the same for the whole group.
+                var copy = view(for: nil, now: now)
+                copy.showsMyRating = true
+                copy.myRating = rated.ratings[first]
+                effects.append(.send(.room(copy), to: group.count == others.count && own.isEmpty ? .everyone : .players(group)))
+            }
+            return effects
+        }
         let shared = ServerMessage.room(view(for: nil, now: now))
         switch own.count {
         case 0: effects.append(.send(shared, to: .everyone))

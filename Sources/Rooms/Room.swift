@@ -32,6 +32,12 @@ public struct Room: Sendable {
     public internal(set) var strokeLog: StrokeLog
     /// Bytes in `strokeLog`, bounded by `configuration.maxTurnLogBytes`.
     var strokeLogBytes = 0
+    /// The turn whose drawing can be rated (drawing and its turnEnd).
+    var ratedTurn: RatedTurn?
+    /// Chat lines kept for `chatHistory`, oldest first, with who may see each.
+    var chatLog: [ChatLine] = []
+    /// Sequence number of the next chat line.
+    var chatSequence = 0
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.
     public internal(set) var canvasGeneration = 0
 
@@ -73,7 +79,7 @@ public struct Room: Sendable {
     // MARK: - Membership
 
     /// Seats a player (join, quickplay, create). Errors: `room_full`, `banned`, `already_in_room`, `room_not_found`.
-    public mutating func join(_ id: PlayerID, name: String, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
+    public mutating func join(_ id: PlayerID, name: String, avatar: Avatar? = nil, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard !isClosed else { return .failure(ProtocolError(.roomNotFound, "room \(code) is closed")) }
         guard !isMember(id) else { return .failure(ProtocolError(.alreadyInRoom, "you are already in room \(code)")) }
         if let until = bans[id], until > now {
@@ -83,7 +89,8 @@ public struct Room: Sendable {
         guard seatedCount < settings.maxPlayers, members.count < memberLimit else {
             return .failure(ProtocolError(.roomFull, "room \(code) is full"))
         }
-        var member = Member(id: id, name: name, order: nextOrder)
+        var member = Member(id: id, name: name, order: nextOrder, avatar: avatar)
+        member.chatSince = chatSequence
         nextOrder += 1
         if phase != .lobby && phase != .gameEnd {
             // Joins mid-game: guesses from this turn, draws from the next round.
@@ -106,12 +113,16 @@ public struct Room: Sendable {
         return remove(id, now: now, notice: nil)
     }
 
-    /// A member's connection came back (resume with its token).
-    public mutating func connect(_ id: PlayerID, now: Timestamp) -> [RoomEffect] {
+    /// A member's connection came back (resume with its token), with the avatar its
+    /// `hello` left it with (nil keeps the one the room has).
+    public mutating func connect(_ id: PlayerID, avatar: Avatar? = nil, now: Timestamp) -> [RoomEffect] {
         guard let i = index(of: id) else { return [] }
+        if let avatar { members[i].avatar = avatar }
         members[i].connected = true
         members[i].disconnectedAt = nil
         var effects: [RoomEffect] = roomBroadcast(now: now)
+        // Right after `room` and before the turn's own message and the canvas.
+        effects.append(chatHistoryEffect(for: id))
         effects += resendTurnState(to: id, now: now)
         effects += canvasReplay(for: id)
         return effects

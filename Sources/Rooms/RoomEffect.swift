@@ -20,6 +20,8 @@ public enum RoomEffect: Sendable {
     case turnFinished(TurnRecord)
     /// A game finished: keep its ranking.
     case gameFinished(GameRecord)
+    /// A stored turn's ratings changed (during its `turnEnd`).
+    case turnRated(TurnRating)
 }
 
 /// A finished turn, as stored and exported.
@@ -33,6 +35,8 @@ public struct TurnRecord: Sendable, Equatable {
     public var reason: TurnEndReason
     public var scores: [PlayerID: Int]
     public var strokes: StrokeLog
+    /// The drawing's ratings when the turn ended; later changes come as `turnRated`.
+    public var ratings = RatingCounts()
 }
 
 /// A finished game and its ranking.

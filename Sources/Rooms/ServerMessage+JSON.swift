@@ -5,11 +5,13 @@ extension ServerMessage {
         w.beginObject()
         w.field("t", type)
         switch self {
-        case .welcome(let id, let token, let resumed, let name):
+        case .welcome(let id, let token, let resumed, let name, let avatar):
             w.field("playerId", id.rawValue)
             w.field("token", token)
             w.field("resumed", resumed)
             w.field("name", name)
+            w.key("avatar")
+            (avatar ?? .standard(for: id)).write(to: &w)
         case .error(let error):
             w.field("code", error.code.rawValue)
             w.field("message", error.message)
@@ -55,8 +57,10 @@ extension ServerMessage {
         case .guessed(let id, let points):
             w.field("playerId", id.rawValue)
             w.field("points", points)
-        case .turnEnd(let word, let reason, let scores):
+        case .turnEnd(let word, let reason, let scores, let ratings):
             w.field("word", word)
+            w.key("ratings")
+            ratings.write(to: &w)
             w.field("reason", reason.rawValue)
             w.key("scores")
             w.beginObject()
@@ -71,14 +75,18 @@ extension ServerMessage {
                 w.field("name", entry.name)
                 w.field("score", entry.score)
                 w.field("place", entry.place)
+                w.key("avatar")
+                (entry.avatar ?? .standard(for: entry.id)).write(to: &w)
                 w.endObject()
             }
             w.endArray()
-        case .invited(let from, let name, let code):
+        case .invited(let from, let name, let code, let avatar):
             w.key("from")
             w.beginObject()
             w.field("id", from.rawValue)
             w.field("name", name)
+            w.key("avatar")
+            (avatar ?? .standard(for: from)).write(to: &w)
             w.endObject()
             w.field("code", code.rawValue)
         case .kicked(let code), .closed(let code):
@@ -90,6 +98,20 @@ extension ServerMessage {
             w.field("target", target.rawValue)
             w.field("votes", votes)
             w.field("needed", needed)
+        case .ratings(let counts):
+            w.field("likes", counts.likes)
+            w.field("dislikes", counts.dislikes)
+        case .chatHistory(let lines):
+            w.key("lines")
+            w.beginArray()
+            for line in lines {
+                w.beginObject()
+                w.field("from", line.from.rawValue)
+                w.field("name", line.name)
+                w.field("text", line.text)
+                w.endObject()
+            }
+            w.endArray()
         }
         w.endObject()
         return w.bytes
@@ -129,6 +151,8 @@ extension PlayerView {
         w.field("connected", connected)
         w.field("guessed", guessed)
         w.field("spectator", spectator)
+        w.key("avatar")
+        avatar.write(to: &w)
         w.endObject()
     }
 }
@@ -179,6 +203,11 @@ extension RoomView {
         w.field("w", canvasWidth)
         w.field("h", canvasHeight)
         w.endObject()
+        if let ratings {
+            w.key("ratings")
+            ratings.write(to: &w)
+            if showsMyRating { w.field("myRating", myRating?.rawValue) }
+        }
     }
 
     /// The room state as a standalone JSON object (moderator HTTP API).

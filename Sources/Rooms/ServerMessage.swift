@@ -1,7 +1,8 @@
 /// Every message the server sends as a text frame (protocol sections 2 to 4, plus the
 /// additions in docs/PROTOCOL.md).
 public enum ServerMessage: Sendable, Hashable {
-    case welcome(playerID: PlayerID, token: String, resumed: Bool, name: String)
+    /// `avatar` nil is sent as the player's standard avatar.
+    case welcome(playerID: PlayerID, token: String, resumed: Bool, name: String, avatar: Avatar? = nil)
     case error(ProtocolError)
     case rooms([RoomSummary])
     case room(RoomView)
@@ -15,13 +16,17 @@ public enum ServerMessage: Sendable, Hashable {
     case hint(mask: String)
     case close(text: String)
     case guessed(PlayerID, points: Int)
-    case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int])
+    case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int], ratings: RatingCounts = RatingCounts())
     case gameEnd(ranking: [RankEntry])
-    case invited(from: PlayerID, name: String, code: RoomCode)
+    case invited(from: PlayerID, name: String, code: RoomCode, avatar: Avatar? = nil)
     case kicked(code: RoomCode)
     case closed(code: RoomCode)
     case canvas(width: Int, height: Int)
     case votekick(target: PlayerID, votes: Int, needed: Int)
+    /// The current drawing's likes and dislikes changed.
+    case ratings(RatingCounts)
+    /// On resume: the chat lines this player may see, oldest first.
+    case chatHistory([ChatLine])
 
     /// The message's `t`.
     public var type: String {
@@ -47,6 +52,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .closed: "closed"
         case .canvas: "canvas"
         case .votekick: "votekick"
+        case .ratings: "ratings"
+        case .chatHistory: "chatHistory"
         }
     }
 }
@@ -65,6 +72,8 @@ public struct RankEntry: Sendable, Hashable, Codable {
     public var name: String
     public var score: Int
     public var place: Int
+    /// Nil only in rankings stored before avatars; sent as the standard avatar then.
+    public var avatar: Avatar? = nil
 }
 
 /// A public room list entry.
@@ -86,6 +95,7 @@ public struct PlayerView: Sendable, Hashable {
     public var connected: Bool
     public var guessed: Bool
     public var spectator: Bool
+    public var avatar: Avatar
 }
 
 /// The full room state of a `room` message, as one recipient may see it.
@@ -106,6 +116,11 @@ public struct RoomView: Sendable, Hashable {
     public var players: [PlayerView]
     public var canvasWidth: Int
     public var canvasHeight: Int
+    /// During `drawing` and `turnEnd`: the drawing's likes and dislikes.
+    public var ratings: RatingCounts?
+    /// Whether this copy is one player's own and carries its `myRating` (with `ratings`).
+    public var showsMyRating = false
+    public var myRating: Rating?
     /// Whether `settings.customWords` is shown: only to the host, who chose them (to anyone
     /// else they would give the word away); everyone gets `customWordCount`.
     public var showsCustomWords = false

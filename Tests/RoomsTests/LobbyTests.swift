@@ -90,7 +90,7 @@ struct LobbyTests {
         if case .failure(let error) = lobby.findRoom("ABCDEF", for: ada.player.id) { #expect(error.code == .alreadyInRoom) }
         let invite = try lobby.invite(bob.player.id, from: ada.player.id).get()
         #expect(invite.to == ConnectionID(2))
-        #expect(invite.message == .invited(from: ada.player.id, name: "Ada", code: code))
+        #expect(invite.message == .invited(from: ada.player.id, name: "Ada", code: code, avatar: ada.player.avatar))
         lobby.disconnected(bob.player.id, connection: ConnectionID(2), now: now)
         if case .failure(let error) = lobby.invite(bob.player.id, from: ada.player.id) { #expect(error.code == .notOnline) }
         lobby.released(ada.player.id, from: code)

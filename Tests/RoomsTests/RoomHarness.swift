@@ -12,6 +12,12 @@ struct RoomHarness {
     var turns: [TurnRecord] = []
     var games: [GameRecord] = []
     var released: [PlayerID] = []
+    var ratingUpdates: [TurnRating] = []
+    /// Every chat line each member was allowed to see since it joined, connected or not
+    /// (the room's members then, resolved like `recipients` but ignoring connections).
+    var allowedChat: [PlayerID: [ServerMessage]] = [:]
+    /// `chatHistory` messages that were not exactly the last lines their player was allowed to see.
+    var historyMismatches: [String] = []
 
     init(settings: RoomSettings = RoomSettings(), configuration: RoomConfiguration = RoomConfiguration(), seed: UInt64 = 42) {
         room = Room(
@@ -93,15 +99,26 @@ struct RoomHarness {
             switch effect {
             case .send(let message, let audience):
                 for id in recipients(audience) { inbox[id, default: []].append(message) }
+                if case .chat = message {
+                    for id in members(audience) { allowedChat[id, default: []].append(message) }
+                }
+                if case .chatHistory(let lines) = message, case .player(let id) = audience {
+                    let got = lines.map { ServerMessage.chat(from: $0.from, name: $0.name, text: $0.text) }
+                    let expected = Array((allowedChat[id] ?? []).suffix(Room.chatHistoryLimit))
+                    if got != expected { historyMismatches.append("\(id): got \(got.count) lines, expected \(expected.count)") }
+                }
             case .sendDrawing(let drawing, let id):
                 if connected.contains(id) { frames[id, default: []] += drawing }
             case .released(let id):
                 connected.remove(id)
+                allowedChat[id] = nil
                 released.append(id)
             case .turnFinished(let record):
                 turns.append(record)
             case .gameFinished(let record):
                 games.append(record)
+            case .turnRated(let rating):
+                ratingUpdates.append(rating)
             }
         }
     }
@@ -112,6 +129,17 @@ struct RoomHarness {
         case .everyone: Array(connected)
         case .everyoneExcept(let excluded): connected.filter { $0 != excluded }
         case .players(let ids): ids.filter(connected.contains)
+        }
+    }
+
+    /// The members an audience covers, connected or not.
+    func members(_ audience: Audience) -> [PlayerID] {
+        let ids = room.members.map(\.id)
+        return switch audience {
+        case .player(let id): ids.contains(id) ? [id] : []
+        case .everyone: ids
+        case .everyoneExcept(let excluded): ids.filter { $0 != excluded }
+        case .players(let listed): listed.filter(ids.contains)
         }
     }
 

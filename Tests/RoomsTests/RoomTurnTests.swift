@@ -103,7 +103,7 @@ struct RoomTurnTests {
         h.send(.skip, from: "ada")
         #expect(h.turns.last?.reason == .skipped)
         let word = h.turns.last?.word ?? ""
-        #expect(h.received("bob").contains { if case .turnEnd(let w, .skipped, _) = $0 { w == word } else { false } })
+        #expect(h.received("bob").contains { if case .turnEnd(let w, .skipped, _, _) = $0 { w == word } else { false } })
     }
 
     @Test func drawerLeavingEndsTheTurn() {

@@ -9,6 +9,8 @@ struct StoredState: Sendable {
         var id: String
         var name: String
         var tokenHash: String
+        /// Nil for players stored before avatars (or with an unreadable one): standard avatar.
+        var avatar: Avatar?
     }
 
     struct StoredRoom: Sendable {
@@ -26,10 +28,11 @@ extension GameDatabase {
     func load() throws -> StoredState {
         try pool.read { db in
             var state = StoredState()
-            for row in try Row.fetchAll(db, sql: "SELECT id, name, token_hash FROM player") {
-                state.players.append(.init(id: row["id"], name: row["name"], tokenHash: row["token_hash"]))
-            }
             let decoder = JSONDecoder()
+            for row in try Row.fetchAll(db, sql: "SELECT id, name, token_hash, avatar FROM player") {
+                let avatar = (row["avatar"] as String?).flatMap { try? decoder.decode(Avatar.self, from: Data($0.utf8)) }
+                state.players.append(.init(id: row["id"], name: row["name"], tokenHash: row["token_hash"], avatar: avatar))
+            }
             // The server was alive until its last commit: time after a room's last write up to
             // then has passed for that room; the downtime itself does not count.
             let aliveAt = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'alive_at'") ?? 0

@@ -120,6 +120,13 @@ final class GameDatabase: Sendable {
             // 1: `ops` holds several frames (PackedFrames); 0: one frame, as v1 wrote.
             try db.execute(sql: "ALTER TABLE stroke ADD COLUMN packed INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3 avatars and ratings") { db in
+            // A player's avatar as JSON (`Avatar`); NULL for players stored before avatars.
+            try db.execute(sql: "ALTER TABLE player ADD COLUMN avatar TEXT")
+            // Likes and dislikes of a finished turn's drawing.
+            try db.execute(sql: "ALTER TABLE turn ADD COLUMN likes INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE turn ADD COLUMN dislikes INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

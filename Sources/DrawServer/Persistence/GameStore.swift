@@ -10,6 +10,8 @@ protocol GameStore: Sendable {
     func roomClosed(_ code: RoomCode)
     func turnFinished(_ record: TurnRecord)
     func gameFinished(_ record: GameRecord)
+    /// A stored turn's ratings changed (during its turnEnd).
+    func turnRated(_ rating: TurnRating)
 }
 
 /// Keeps nothing: for tests and tools that run without a database.
@@ -20,4 +22,5 @@ struct MemoryOnlyStore: GameStore {
     func roomClosed(_ code: RoomCode) {}
     func turnFinished(_ record: TurnRecord) {}
     func gameFinished(_ record: GameRecord) {}
+    func turnRated(_ rating: TurnRating) {}
 }

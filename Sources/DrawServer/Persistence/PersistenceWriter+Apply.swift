@@ -23,9 +23,13 @@ extension PersistenceWriter {
             switch change {
             case .player(let record):
                 try db.cachedExecute(sql: """
-                    INSERT INTO player (id, name, token_hash, last_seen_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash, last_seen_at = excluded.last_seen_at
-                    """, arguments: [record.id.rawValue, record.name, record.tokenHash, now])
+                    INSERT INTO player (id, name, token_hash, last_seen_at, avatar) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash,
+                        last_seen_at = excluded.last_seen_at, avatar = excluded.avatar
+                    """, arguments: [
+                        record.id.rawValue, record.name, record.tokenHash, now,
+                        String(decoding: try encoder.encode(record.avatar), as: UTF8.self),
+                    ])
             case .room(let snapshot):
                 guard lastSnapshot[snapshot.code] == index else { continue }
                 try frames.write(room: snapshot.code, to: db)
@@ -40,12 +44,12 @@ extension PersistenceWriter {
             case .turn(let record):
                 let scores = Dictionary(uniqueKeysWithValues: record.scores.map { ($0.key.rawValue, $0.value) })
                 try db.cachedExecute(sql: """
-                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [
                         record.roomCode.rawValue, record.game, record.turn, record.round, record.drawer.rawValue,
                         record.word, record.reason.rawValue, String(decoding: try encoder.encode(scores), as: UTF8.self),
-                        record.strokes.ndjson(), now,
+                        record.strokes.ndjson(), now, record.ratings.likes, record.ratings.dislikes,
                     ])
                 turnsAdded = true
             case .game(let record):
@@ -53,6 +57,12 @@ extension PersistenceWriter {
                     sql: "INSERT INTO game (room_code, game, ranking, finished_at) VALUES (?, ?, ?, ?)",
                     arguments: [record.roomCode.rawValue, record.game, String(decoding: try encoder.encode(record.ranking), as: UTF8.self), now]
                 )
+            case .turnRated(let rating):
+                // The room's latest stored row of that turn (a code can be reused later).
+                try db.cachedExecute(sql: """
+                    UPDATE turn SET likes = ?, dislikes = ?
+                    WHERE id = (SELECT MAX(id) FROM turn WHERE room_code = ? AND game = ? AND turn = ?)
+                    """, arguments: [rating.counts.likes, rating.counts.dislikes, rating.roomCode.rawValue, rating.game, rating.turn])
             case .flushed, .heartbeat:
                 break
             }

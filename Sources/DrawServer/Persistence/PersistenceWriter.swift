@@ -33,6 +33,7 @@ final class PersistenceWriter: GameStore, Service {
         case roomClosed(RoomCode)
         indirect case turn(TurnRecord)
         indirect case game(GameRecord)
+        case turnRated(TurnRating)
         /// Records that the server is alive, so the time a room spent running after its last
         /// write is known after a crash.
         case heartbeat
@@ -95,6 +96,7 @@ final class PersistenceWriter: GameStore, Service {
     func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
     func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
     func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
+    func turnRated(_ rating: TurnRating) { enqueue(.turnRated(rating)) }
 
     private func enqueue(_ change: Change) {
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in

@@ -124,10 +124,10 @@ final class GameServer: Sendable {
 
     /// `hello`: registers the connection, closes an older one of the same player with
     /// 4001, sends `welcome`, and puts a seated player back in its room.
-    func hello(name: String, token: String?, connection: ConnectionID, outbox: Outbox) -> Result<PlayerID, ProtocolError> {
+    func hello(name: String, token: String?, avatar: Avatar? = nil, connection: ConnectionID, outbox: Outbox) -> Result<PlayerID, ProtocolError> {
         let now = clock.now
         let outcome: Result<(Welcome, Outbox?, LiveRoom?), ProtocolError> = changingMembership { d in
-            d.lobby.hello(name: name, token: token, connection: connection, now: now).map { welcome in
+            d.lobby.hello(name: name, token: token, avatar: avatar, connection: connection, now: now).map { welcome in
                 d.greeted.insert(connection)
                 let replaced = welcome.replaced.flatMap { d.outboxes[$0] }
                 let room = welcome.player.room.flatMap { d.rooms[$0] }
@@ -141,7 +141,7 @@ final class GameServer: Sendable {
             store.playerChanged(welcome.player)
             replaced?.close(code: 4001, reason: "replaced by a newer connection with the same token", flush: false)
             send(welcome.message, to: outbox)
-            room?.attach(welcome.player.id, outbox: outbox)
+            room?.attach(welcome.player.id, outbox: outbox, avatar: welcome.player.avatar)
             return .success(welcome.player.id)
         }
     }
@@ -263,7 +263,9 @@ final class GameServer: Sendable {
         var rooms: [LiveRoom] = []
         changingMembership { d in
             for player in stored.players {
-                d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
+                d.lobby.add(PlayerRecord(
+                    id: PlayerID(player.id), name: player.name, avatar: player.avatar, tokenHash: player.tokenHash, lastSeen: now
+                ))
             }
             for stored in stored.rooms {
                 do {

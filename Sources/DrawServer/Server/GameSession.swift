@@ -138,9 +138,10 @@ final class GameSession: WebSocketService {
     private func rateLimit(_ message: ClientMessage) -> ProtocolError? {
         let now = server.clock.now
         switch message {
-        case .chat, .guess:
+        case .chat, .guess, .rate:
+            // Ratings share the chat budget, so liking and unliking cannot flood the room.
             guard limiter.allow(.chat, now: now) else {
-                return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages and guesses", ref: message.type)
+                return ProtocolError(.rateLimited, "at most \(limits.chatRate) chat messages, guesses and ratings", ref: message.type)
             }
         case .create, .join, .quickplay:
             guard limiter.allow(.join, now: now) else {
@@ -158,10 +159,10 @@ final class GameSession: WebSocketService {
 
     private func dispatch(_ message: ClientMessage) -> ProtocolError? {
         guard let player else {
-            guard case .hello(let name, let token) = message else {
+            guard case .hello(let name, let token, let avatar) = message else {
                 return ProtocolError(.badMessage, "the first message must be hello")
             }
-            switch server.hello(name: name, token: token, connection: connection, outbox: outbox) {
+            switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox) {
             case .success(let id):
                 player = id
                 return nil

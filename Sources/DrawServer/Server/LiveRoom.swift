@@ -49,9 +49,11 @@ final class LiveRoom: Sendable {
     /// Seats the player; nil on success, else the error to answer with.
     func join(_ player: PlayerID, name: String, outbox: Outbox) -> ProtocolError? {
         let now = server.clock.now
+        // The avatar the player said hello with; read before the room's lock is taken.
+        let avatar = server.withLobby { $0.players[player]?.avatar }
         var refusal: ProtocolError?
         update { s in
-            switch s.room.join(player, name: name, now: now) {
+            switch s.room.join(player, name: name, avatar: avatar, now: now) {
             case .failure(let error):
                 refusal = error
                 return []
@@ -64,12 +66,12 @@ final class LiveRoom: Sendable {
         return refusal
     }
 
-    /// A member resumed on a new connection.
-    func attach(_ player: PlayerID, outbox: Outbox) {
+    /// A member resumed on a new connection, with the avatar its hello left it with.
+    func attach(_ player: PlayerID, outbox: Outbox, avatar: Avatar? = nil) {
         update { s in
             guard s.room.isMember(player) else { return [] }
             s.outboxes[player] = outbox
-            return s.room.connect(player, now: server.clock.now)
+            return s.room.connect(player, avatar: avatar, now: server.clock.now)
         }
     }
 
@@ -212,6 +214,8 @@ final class LiveRoom: Sendable {
                 server.store.turnFinished(record)
             case .gameFinished(let record):
                 server.store.gameFinished(record)
+            case .turnRated(let rating):
+                server.store.turnRated(rating)
             }
         }
         if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }

@@ -1,0 +1,46 @@
+/// A guesser's opinion of the current drawing (protocol additions, "Ratings").
+public enum Rating: String, Sendable, Hashable, Codable {
+    case like
+    case dislike
+}
+
+/// How a turn's drawing was rated, as sent in `ratings`, `room` and `turnEnd`.
+public struct RatingCounts: Sendable, Hashable, Codable {
+    public var likes: Int
+    public var dislikes: Int
+
+    public init(likes: Int = 0, dislikes: Int = 0) {
+        self.likes = likes
+        self.dislikes = dislikes
+    }
+
+    public init(_ ratings: [PlayerID: Rating]) {
+        likes = ratings.values.count(where: { $0 == .like })
+        dislikes = ratings.values.count(where: { $0 == .dislike })
+    }
+
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("likes", likes)
+        w.field("dislikes", dislikes)
+        w.endObject()
+    }
+}
+
+/// The ratings of a finished turn changed during its `turnEnd`: update the stored turn.
+public struct TurnRating: Sendable, Hashable {
+    public var roomCode: RoomCode
+    public var game: Int
+    public var turn: Int
+    public var counts: RatingCounts
+}
+
+/// The turn whose drawing can be rated: from the start of `drawing` to the end of the
+/// `turnEnd` after it.
+struct RatedTurn: Sendable {
+    var drawer: PlayerID
+    var game: Int
+    var turn: Int
+    var ratings: [PlayerID: Rating] = [:]
+    var counts: RatingCounts { RatingCounts(ratings) }
+}
