@@ -249,13 +249,14 @@ def game(base, pages):
         raise Failure(f"the invite prompt shows avatar {avatar_of(b, '#invite-avatar svg')}, not carol's")
     b.click("#invite-accept")
     b.wait(lambda: b.visible("#screen-room") and b.text("#room-code") == code, "bob in the room")
-    # Dave sends no avatar (as an older client would): his initial stands in
+    # Dave sends no avatar (as an older client would): the server gives him one derived from his id
     dave = Bot(base, "Dave")
     bots.append(dave)
     dave.send({"t": "join", "code": code})
     dave.wait_for("room", lambda m: m.get("code") == code, what="dave in the room")
     ids = {"alice": a.my_id(), "bob": b.my_id(), "carol": str(carol.welcome["playerId"]), "dave": str(dave.welcome["playerId"])}
-    keys = {ids["alice"]: avatar_key(a_av), ids["bob"]: avatar_key(b_av), ids["carol"]: avatar_key(carol_av), ids["dave"]: "initials"}
+    dave_entry = next(p for p in dave.wait_for("room", lambda m: m.get("code") == code)["players"] if str(p["id"]) == ids["dave"])
+    keys = {ids["alice"]: avatar_key(a_av), ids["bob"]: avatar_key(b_av), ids["carol"]: avatar_key(carol_av), ids["dave"]: avatar_key(dave_entry["avatar"])}
     row = lambda pid: f'#player-list .player[data-id="{pid}"] svg.avatar'  # noqa: E731
     for p in (a, b):
         for pid, key in keys.items():
