@@ -242,7 +242,8 @@ function renderRoom() {
   if (!room) return;
   if (currentScreen() !== 'room') showScreen('room');
   document.body.dataset.phase = S.phase || 'lobby';
-  $('#room-title').textContent = room.name || room.code || t('room.room');
+  // a room name in another script than the page keeps its own direction, at the page's side
+  $('#room-title').replaceChildren(el('bdi', { text: room.name || room.code || t('room.room') }));
   $('#room-code').textContent = room.code || '';
   $('#room-visibility').textContent = room.public === false ? t('room.private') : t('room.public');
   const inGame = S.phase && S.phase !== 'lobby';
@@ -260,6 +261,7 @@ function renderRoom() {
   $('#spectate-toggle').textContent = spect ? t('room.playAgain') : t('room.spectate');
   const chat = $('#chat-input');
   chat.placeholder = S.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? t('chat.guessPlaceholder') : t('chat.placeholder');
+  tick(); // the timer at once, not up to 250 ms later
   fitBoard();
 }
 

@@ -1,7 +1,7 @@
 // Room settings fields shared by the "create room" form and the host's editor.
 
 import { el } from './dom.js';
-import { t } from './i18n.js';
+import { t, locale } from './i18n.js';
 import { SETTING_LIMITS, buildSettings } from './util.js';
 
 const NUMERIC = [
@@ -64,7 +64,7 @@ function fillLanguageSelect(select) {
   const value = select.value || 'en';
   select.replaceChildren(...wordLanguages.map((l) => el('option', {
     value: l.code,
-    text: Number.isInteger(l.words) ? t('settings.words', { name: l.name, n: l.words }) : l.name,
+    text: Number.isInteger(l.words) ? t('settings.words', { name: l.name, n: new Intl.NumberFormat(locale()).format(l.words) }) : l.name,
   })));
   select.value = wordLanguages.some((l) => l.code === value) ? value : 'en';
 }
