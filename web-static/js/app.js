@@ -510,8 +510,22 @@ function addChat(parts, kind = 'msg', dataset = undefined, before = null) {
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 
-function systemChat(text, kind = 'system') {
-  addChat([el('span', { className: 'chat-text', text })], kind);
+/** A line of the page's own, kept as key and parameters so a language switch re-renders it. */
+function systemChat(key, params = {}, kind = 'system') {
+  addChat([el('span', { className: 'chat-text', text: t(key, params) })], kind, { key, params: JSON.stringify(params) });
+}
+
+function retranslateChat() {
+  for (const li of $$('#chat-log .chat-line[data-key]')) {
+    let params = {};
+    try {
+      params = JSON.parse(li.dataset.params || '{}');
+    } catch {
+      /* keep the defaults */
+    }
+    const text = li.querySelector('.chat-text');
+    if (text) text.textContent = t(li.dataset.key, params);
+  }
 }
 
 /** A player's chat line ({from, name, text}); data-from/data-text let chatHistory match it. */
@@ -763,7 +777,7 @@ function onRoom(msg) {
     S.lastRoomCode = msg.code;
     if (S.pendingJoin && S.pendingJoin === msg.code) S.pendingJoin = null;
     $('#chat-log').replaceChildren();
-    systemChat(t('chat.youAreIn', { name: msg.name || t('chat.theRoom'), code: msg.code }));
+    systemChat('chat.youAreIn', { name: msg.name || t('chat.theRoom'), code: msg.code });
     if (S.phase === 'lobby' || S.phase === 'choosing') board.reset();
   }
   renderRoom();
@@ -774,8 +788,8 @@ function announceTurn() {
   const key = turnKey(S.round, S.drawer);
   if (S.announcedTurn === key) return;
   S.announcedTurn = key;
-  if (isDrawer()) systemChat(t('chat.yourTurn', { word: S.word || '' }), 'turn');
-  else systemChat(t('chat.isDrawing', { name: playerName(S.drawer) }), 'turn');
+  if (isDrawer()) systemChat('chat.yourTurn', { word: S.word || '' }, 'turn');
+  else systemChat('chat.isDrawing', { name: playerName(S.drawer) }, 'turn');
 }
 
 function showMe() {
@@ -832,7 +846,7 @@ function onMessage(msg) {
       const wasThere = i >= 0;
       if (wasThere) list[i] = { ...list[i], ...p };
       else list.push({ score: 0, ready: false, connected: true, guessed: false, spectator: false, ...p });
-      if (!wasThere && p.id !== S.meId) systemChat(t('chat.joined', { name: p.name || t('invite.someone') }), 'join');
+      if (!wasThere && p.id !== S.meId) systemChat('chat.joined', { name: p.name || t('invite.someone') }, 'join');
       renderRoom();
       break;
     }
@@ -845,7 +859,7 @@ function onMessage(msg) {
       const name = playerName(msg.playerId);
       S.room.players = S.room.players.filter((p) => p.id !== msg.playerId);
       delete S.votekicks[msg.playerId];
-      systemChat(t('chat.left', { name }), 'leave');
+      systemChat('chat.left', { name }, 'leave');
       renderRoom();
       break;
     }
@@ -935,7 +949,7 @@ function onMessage(msg) {
       renderWord();
       break;
     case 'close':
-      systemChat(t('chat.close', { text: String(msg.text ?? '') }), 'close');
+      systemChat('chat.close', { text: String(msg.text ?? '') }, 'close');
       sounds.play('close');
       break;
     case 'guessed': {
@@ -944,11 +958,11 @@ function onMessage(msg) {
       S.guessedPoints[msg.playerId] = Number(msg.points) || 0;
       const points = Number(msg.points) || 0;
       if (msg.playerId === S.meId) {
-        systemChat(t('chat.youGuessed', { points }), 'correct');
+        systemChat('chat.youGuessed', { points }, 'correct');
         toast(t('chat.correct'), 'success', 2500);
         sounds.play('correctMine');
       } else {
-        systemChat(t('chat.guessed', { name: playerName(msg.playerId), points }), 'correct');
+        systemChat('chat.guessed', { name: playerName(msg.playerId), points }, 'correct');
         sounds.play('correctOther');
       }
       renderRoom();
@@ -963,7 +977,7 @@ function onMessage(msg) {
     case 'votekick': {
       const target = msg.target ?? msg.playerId;
       if (target) S.votekicks[target] = { votes: Number(msg.votes) || 0, needed: Number(msg.needed) || 0 };
-      systemChat(t('chat.votekick', { name: playerName(target), votes: msg.votes ?? '?', needed: msg.needed ?? '?' }), 'system');
+      systemChat('chat.votekick', { name: playerName(target), votes: msg.votes ?? '?', needed: msg.needed ?? '?' }, 'system');
       renderPlayers();
       break;
     }
@@ -1015,7 +1029,7 @@ function onTurnEnd(msg) {
   S.turnEndMsg = msg;
   takeRatings(msg.ratings);
   renderTurnEnd();
-  systemChat(t('chat.wordWas', { word: String(msg.word ?? '') }), 'reveal');
+  systemChat('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
   sounds.play('turnEnd');
   renderRoom();
 }
@@ -1052,7 +1066,7 @@ function onGameEnd(msg) {
   S.announcedTurn = null;
   renderGameEnd();
   const mine = withPlaces(msg.ranking).find((r) => r.id === S.meId);
-  if (mine) systemChat(t('chat.gameOver', { place: mine.place, score: mine.score }), 'reveal');
+  if (mine) systemChat('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
   sounds.play('gameEnd');
   renderRoom();
   $('#gameend-close').focus();
@@ -1183,6 +1197,7 @@ function initPrefs() {
 function retranslate() {
   retranslateToolbar();
   retranslateSettings();
+  retranslateChat();
   builder?.render();
   if (S.lastStatus) renderStatus(S.lastStatus);
   renderRoomList(S.rooms);
