@@ -2,7 +2,8 @@
 """End-to-end checks of the party features of the browser client (same setup as e2e.py,
 plus a moderator token and short turn ends):
 
-  game (two browsers at 1280 x 657, Bob's browser set to German, and a protocol bot):
+  game (two browsers at 1280 x 657, Bob's browser set to German, and two protocol bots,
+  Carol with an avatar and Dave without one, who keeps a turn open during a reload):
     the interface follows the browser's language and the picker (remembered; Arabic is
     right to left); avatars from the builder in the player list, chat, invite prompt,
     podium and the moderator wall; a German room (word list from GET /api/languages)
