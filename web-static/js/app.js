@@ -14,7 +14,8 @@ import { t, LOCALES, initialLocale, setLocale, locale, onLocaleChange } from './
 import { avatarNode } from './avatar.js';
 import { AvatarBuilder } from './avatar-builder.js';
 import { Sounds } from './sounds.js';
-import { mergeHistory, turnKey } from './chat-history.js';
+import { turnKey } from './chat-history.js';
+import { ChatLog } from './chat-log.js';
 import { openPlayerMenu, closePlayerMenu, initPlayerMenu } from './player-menu.js';
 
 const NAME_KEY = 'drawserver.name';
@@ -69,6 +70,7 @@ const countdown = new Countdown();
 const conn = new Connection();
 const sounds = new Sounds();
 let board;
+let chat; // ChatLog of #chat-log
 
 // ---------------------------------------------------------------- helpers
 
@@ -259,8 +261,8 @@ function renderRoom() {
   const spect = Boolean(m?.spectator);
   $('#spectate-toggle').setAttribute('aria-pressed', String(spect));
   $('#spectate-toggle').textContent = spect ? t('room.playAgain') : t('room.spectate');
-  const chat = $('#chat-input');
-  chat.placeholder = S.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? t('chat.guessPlaceholder') : t('chat.placeholder');
+  const chatInput = $('#chat-input');
+  chatInput.placeholder = S.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? t('chat.guessPlaceholder') : t('chat.placeholder');
   tick(); // the timer at once, not up to 250 ms later
   fitBoard();
 }
@@ -493,72 +495,6 @@ function tick() {
 
 // ---------------------------------------------------------------- chat
 
-function chatLine(parts, kind, dataset) {
-  const li = el('li', { className: `chat-line chat-${kind}`, dataset });
-  for (const p of parts) li.append(p);
-  return li;
-}
-
-/** Append a line (or insert it before `before`), keeping the log at 300 lines. */
-function addChat(parts, kind = 'msg', dataset = undefined, before = null) {
-  const log = $('#chat-log');
-  const li = chatLine(parts, kind, dataset);
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  if (before) log.insertBefore(li, before);
-  else log.append(li);
-  while (log.children.length > 300) log.firstElementChild.remove();
-  if (atBottom) log.scrollTop = log.scrollHeight;
-}
-
-/** A line of the page's own, kept as key and parameters so a language switch re-renders it. */
-function systemChat(key, params = {}, kind = 'system') {
-  addChat([el('span', { className: 'chat-text', text: t(key, params) })], kind, { key, params: JSON.stringify(params) });
-}
-
-function retranslateChat() {
-  for (const li of $$('#chat-log .chat-line[data-key]')) {
-    let params = {};
-    try {
-      params = JSON.parse(li.dataset.params || '{}');
-    } catch {
-      /* keep the defaults */
-    }
-    const text = li.querySelector('.chat-text');
-    if (text) text.textContent = t(li.dataset.key, params);
-  }
-}
-
-/** A player's chat line ({from, name, text}); data-from/data-text let chatHistory match it. */
-function playerChat(line, kind, before = null) {
-  const sender = player(line.from);
-  const name = String(line.name || sender?.name || '?');
-  addChat([
-    avatarNode(sender?.avatar, name, { size: 20 }),
-    el('span', { className: 'chat-name', attrs: { dir: 'auto' }, text: name }),
-    ': ',
-    el('span', { className: 'chat-text', attrs: { dir: 'auto' }, text: String(line.text ?? '') }),
-  ], kind, { from: String(line.from ?? ''), text: String(line.text ?? '') }, before);
-}
-
-/**
- * `chatHistory` after a resume: on a reload the page has no chat lines and gets them
- * all (before its own "You are in …" line); on a reconnect only the lines it missed
- * are added (chat-history.js), so nothing shows twice.
- */
-function onChatHistory(msg) {
-  const log = $('#chat-log');
-  const lines = (Array.isArray(msg.lines) ? msg.lines : [])
-    .filter((l) => l && typeof l === 'object' && typeof l.text === 'string')
-    .map((l) => ({ from: String(l.from ?? ''), name: typeof l.name === 'string' ? l.name : '', text: l.text }));
-  const nodes = $$('.chat-line[data-from]', log);
-  const existing = nodes.map((n) => ({ from: n.dataset.from, text: n.dataset.text }));
-  const { replace, add } = mergeHistory(existing, lines);
-  if (replace) for (const n of nodes) n.remove();
-  const before = existing.length === 0 || replace ? log.firstElementChild : null;
-  for (const l of add) playerChat(l, l.from === S.meId ? 'mine' : 'msg', before);
-  log.scrollTop = log.scrollHeight;
-}
-
 function initChat() {
   $('#chat-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -776,8 +712,8 @@ function onRoom(msg) {
     S.announcedTurn = null;
     S.lastRoomCode = msg.code;
     if (S.pendingJoin && S.pendingJoin === msg.code) S.pendingJoin = null;
-    $('#chat-log').replaceChildren();
-    systemChat('chat.youAreIn', { name: msg.name || t('chat.theRoom'), code: msg.code });
+    chat.clear();
+    chat.system('chat.youAreIn', { name: msg.name || t('chat.theRoom'), code: msg.code });
     if (S.phase === 'lobby' || S.phase === 'choosing') board.reset();
   }
   renderRoom();
@@ -788,8 +724,8 @@ function announceTurn() {
   const key = turnKey(S.round, S.drawer);
   if (S.announcedTurn === key) return;
   S.announcedTurn = key;
-  if (isDrawer()) systemChat('chat.yourTurn', { word: S.word || '' }, 'turn');
-  else systemChat('chat.isDrawing', { name: playerName(S.drawer) }, 'turn');
+  if (isDrawer()) chat.system('chat.yourTurn', { word: S.word || '' }, 'turn');
+  else chat.system('chat.isDrawing', { name: playerName(S.drawer) }, 'turn');
 }
 
 function showMe() {
@@ -846,7 +782,7 @@ function onMessage(msg) {
       const wasThere = i >= 0;
       if (wasThere) list[i] = { ...list[i], ...p };
       else list.push({ score: 0, ready: false, connected: true, guessed: false, spectator: false, ...p });
-      if (!wasThere && p.id !== S.meId) systemChat('chat.joined', { name: p.name || t('invite.someone') }, 'join');
+      if (!wasThere && p.id !== S.meId) chat.system('chat.joined', { name: p.name || t('invite.someone') }, 'join');
       renderRoom();
       break;
     }
@@ -859,7 +795,7 @@ function onMessage(msg) {
       const name = playerName(msg.playerId);
       S.room.players = S.room.players.filter((p) => p.id !== msg.playerId);
       delete S.votekicks[msg.playerId];
-      systemChat('chat.left', { name }, 'leave');
+      chat.system('chat.left', { name }, 'leave');
       renderRoom();
       break;
     }
@@ -874,11 +810,11 @@ function onMessage(msg) {
     case 'chat': {
       const sender = player(msg.from);
       const quiet = S.phase === 'drawing' && sender && (sender.guessed || sender.id === S.drawer);
-      playerChat(msg, quiet ? 'quiet' : msg.from === S.meId ? 'mine' : 'msg');
+      chat.player(msg, quiet ? 'quiet' : msg.from === S.meId ? 'mine' : 'msg');
       break;
     }
     case 'chatHistory':
-      onChatHistory(msg);
+      chat.history(msg.lines, S.meId);
       break;
     case 'ratings':
       takeRatings(msg);
@@ -949,7 +885,7 @@ function onMessage(msg) {
       renderWord();
       break;
     case 'close':
-      systemChat('chat.close', { text: String(msg.text ?? '') }, 'close');
+      chat.system('chat.close', { text: String(msg.text ?? '') }, 'close');
       sounds.play('close');
       break;
     case 'guessed': {
@@ -958,11 +894,11 @@ function onMessage(msg) {
       S.guessedPoints[msg.playerId] = Number(msg.points) || 0;
       const points = Number(msg.points) || 0;
       if (msg.playerId === S.meId) {
-        systemChat('chat.youGuessed', { points }, 'correct');
+        chat.system('chat.youGuessed', { points }, 'correct');
         toast(t('chat.correct'), 'success', 2500);
         sounds.play('correctMine');
       } else {
-        systemChat('chat.guessed', { name: playerName(msg.playerId), points }, 'correct');
+        chat.system('chat.guessed', { name: playerName(msg.playerId), points }, 'correct');
         sounds.play('correctOther');
       }
       renderRoom();
@@ -977,7 +913,7 @@ function onMessage(msg) {
     case 'votekick': {
       const target = msg.target ?? msg.playerId;
       if (target) S.votekicks[target] = { votes: Number(msg.votes) || 0, needed: Number(msg.needed) || 0 };
-      systemChat('chat.votekick', { name: playerName(target), votes: msg.votes ?? '?', needed: msg.needed ?? '?' }, 'system');
+      chat.system('chat.votekick', { name: playerName(target), votes: msg.votes ?? '?', needed: msg.needed ?? '?' }, 'system');
       renderPlayers();
       break;
     }
@@ -1029,7 +965,7 @@ function onTurnEnd(msg) {
   S.turnEndMsg = msg;
   takeRatings(msg.ratings);
   renderTurnEnd();
-  systemChat('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
+  chat.system('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
   sounds.play('turnEnd');
   renderRoom();
 }
@@ -1066,7 +1002,7 @@ function onGameEnd(msg) {
   S.announcedTurn = null;
   renderGameEnd();
   const mine = withPlaces(msg.ranking).find((r) => r.id === S.meId);
-  if (mine) systemChat('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
+  if (mine) chat.system('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
   sounds.play('gameEnd');
   renderRoom();
   $('#gameend-close').focus();
@@ -1197,7 +1133,7 @@ function initPrefs() {
 function retranslate() {
   retranslateToolbar();
   retranslateSettings();
-  retranslateChat();
+  chat.retranslate();
   builder?.render();
   if (S.lastStatus) renderStatus(S.lastStatus);
   renderRoomList(S.rooms);
@@ -1227,6 +1163,7 @@ let builder = null;
 function boot() {
   setLocale(initialLocale(), { remember: false });
   board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
+  chat = new ChatLog($('#chat-log'), player);
   window.drawserverClient = { state: S, board, conn, sounds }; // for debugging and the e2e test
 
   conn.addEventListener('message', (ev) => onMessage(ev.detail));
