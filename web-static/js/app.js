@@ -10,7 +10,8 @@ import {
 import {
   normalizeCode, isValidCode, cleanName, maskLengths, Countdown, formatSeconds, withPlaces, CHAT_MAX,
 } from './util.js';
-import { t, LOCALES, initialLocale, setLocale, locale, onLocaleChange } from './i18n.js';
+import { t, initialLocale, setLocale } from './i18n.js';
+import { initPrefs } from './prefs.js';
 import { avatarNode } from './avatar.js';
 import { AvatarBuilder } from './avatar-builder.js';
 import { Sounds } from './sounds.js';
@@ -1097,37 +1098,7 @@ function renderStatus({ state, key, retryInMs }) {
   }
 }
 
-// ---------------------------------------------------------------- language, sound
-
-function initPrefs() {
-  const select = $('#locale-select');
-  select.replaceChildren(...LOCALES.map((l) => el('option', { value: l.code, text: l.name, attrs: { lang: l.code } })));
-  select.value = locale();
-  select.addEventListener('change', () => setLocale(select.value));
-  onLocaleChange(() => {
-    select.value = locale();
-    retranslate();
-  });
-  const toggle = $('#sound-toggle');
-  const renderSound = () => {
-    toggle.replaceChildren(icon(sounds.muted ? 'mute' : 'volume'));
-    toggle.setAttribute('aria-pressed', String(sounds.muted));
-    const label = sounds.muted ? t('sound.unmute') : t('sound.mute');
-    toggle.setAttribute('aria-label', label);
-    toggle.title = label;
-  };
-  toggle.addEventListener('click', () => {
-    sounds.setMuted(!sounds.muted);
-    sounds.unlock();
-    renderSound();
-  });
-  onLocaleChange(renderSound);
-  renderSound();
-  // browsers start audio only after a gesture
-  const unlock = () => sounds.unlock();
-  document.addEventListener('pointerdown', unlock, { passive: true });
-  document.addEventListener('keydown', unlock);
-}
+// ---------------------------------------------------------------- language switch
 
 /** Re-render everything code wrote after a language switch (markup is done by i18n.js). */
 function retranslate() {
@@ -1172,7 +1143,7 @@ function boot() {
   $('#banner-action').addEventListener('click', () => conn.reconnectNow());
 
   hydrateIcons();
-  initPrefs();
+  initPrefs(sounds, retranslate);
   initPlayerMenu();
   builder = new AvatarBuilder({ preview: $('#avatar-preview'), parts: $('#avatar-parts'), random: $('#avatar-random') }, (a) => {
     S.avatar = a;
