@@ -50,7 +50,7 @@ window.__audio = [];
 """
 # the first note that only this sound has (sounds.js)
 NOTE = {"yourTurn": 523.25, "wordChosen": 880, "correctMine": 1567.98, "correctOther": 1318.51,
-        "turnEnd": 493.88, "gameEnd": 1046.5}
+        "close": 466.16, "turnEnd": 493.88, "gameEnd": 1046.5}
 
 LAYOUT_JS = """
 const box = (s) => {
@@ -402,8 +402,16 @@ def browser_turn(d, g, carol, dave, ids, dewords, first):
     if first and g.js("return document.getElementById('sound-toggle').getAttribute('aria-pressed')") != "true":
         raise Failure("mute not remembered across the reload")
 
-    # ---- the German guess, folded (no umlauts, ß as ss, other case)
+    # ---- a close guess (one letter off): a private notice and its sound
     since_g, since_d = len(audio(g)), len(audio(d))
+    if not first:
+        folded = fold(word).lower()
+        near = folded[:-1] + ("x" if folded[-1] != "x" else "y")
+        g.type_into("#chat-input", near, enter=True)
+        g.wait(lambda: g.js("return !!document.querySelector('#chat-log .chat-close')"), f"the close-guess notice for {near!r}")
+        g.wait(lambda: heard(g, "close", since_g), "the close-guess sound")
+
+    # ---- the German guess, folded (no umlauts, ß as ss, other case)
     guess = fold(word).upper() if first else fold(word).lower()
     g.type_into("#chat-input", guess, enter=True)
     sel = f'#player-list .player.guessed[data-id="{g.my_id()}"]'
