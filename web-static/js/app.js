@@ -273,6 +273,8 @@ function renderWord() {
   const word = $('#turn-word');
   const lengths = $('#word-lengths');
   word.removeAttribute('data-word');
+  // the mask runs in the word's script direction, whatever the interface's
+  word.dir = S.room?.settings?.language === 'ar' ? 'rtl' : 'ltr';
   if (S.phase === 'drawing' || (S.phase === 'choosing' && S.word)) {
     if (isDrawer() && S.word) {
       label.textContent = t('room.drawThis');
@@ -975,6 +977,7 @@ function renderTurnEnd() {
   const msg = S.turnEndMsg;
   if (!msg) return;
   $('#turnend-word').textContent = String(msg.word ?? '');
+  $('#turnend-word').dir = 'auto';
   $('#turnend-reason').textContent = ['time', 'allGuessed', 'skipped', 'drawerLeft'].includes(msg.reason) ? t(`reason.${msg.reason}`) : String(msg.reason ?? '');
   const ratings = $('#turnend-ratings');
   show(ratings, Boolean(msg.ratings));
