@@ -58,6 +58,8 @@ const S = {
   turnEndOpen: false,
   settingsDirty: false,
   lastRoomCode: null,
+  turnEndMsg: null, // the last turnEnd / gameEnd, re-rendered on a language switch
+  gameEndMsg: null,
   avatar: null, // my avatar (the builder's choice, then the server's copy from welcome)
   ratings: { likes: 0, dislikes: 0 },
   myRating: 'none',
@@ -188,7 +190,7 @@ function renderRoomList(rooms) {
       el('li', { className: 'room-item', dataset: { code: String(r.code || '') } },
         el('div', { className: 'room-item-main' },
           el('span', { className: 'room-item-name', text: r.name || r.code || '' }),
-          el('span', { className: 'muted small', text: `${r.code || ''} · ${phaseLabel(r.phase)}${r.settings?.language || r.language ? ` · ${String(r.settings?.language || r.language).toUpperCase()}` : ''}` }),
+          el('span', { className: 'muted small', text: `${r.code || ''} · ${phaseLabel(r.phase)}` }),
         ),
         el('span', { className: 'pill', attrs: { dir: 'ltr' }, text: `${r.players ?? '?'}/${r.maxPlayers ?? '?'}` }),
         join,

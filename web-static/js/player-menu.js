@@ -1,6 +1,7 @@
 // One small menu for per-player actions (vote kick, kick), opened from a button on the
-// player's row, instead of buttons on every row. Closes on Escape, outside clicks and
-// any re-render of the list.
+// player's row, instead of buttons on every row. Closes on Escape, a click outside, a
+// window resize and when the page leaves the room; it stays open while the list
+// re-renders (its items act on the player id, not on the row).
 
 import { $, el } from './dom.js';
 
