@@ -50,7 +50,7 @@ window.__audio = [];
 """
 # the first note that only this sound has (sounds.js)
 NOTE = {"yourTurn": 523.25, "wordChosen": 880, "correctMine": 1567.98, "correctOther": 1318.51,
-        "close": 466.16, "turnEnd": 493.88, "gameEnd": 1046.5}
+        "close": 466.16, "turnEnd": 493.88, "gameEnd": 1046.5, "tick": 1500}
 
 LAYOUT_JS = """
 const box = (s) => {
@@ -453,6 +453,7 @@ def phone(base, pages):
     a.d.refresh()
     start_session(a, base, "Alice", [("accessory", 1)])
     a.js("const r = document.querySelector('#create-form [data-key=rounds]'); r.value = '1';")
+    a.js("const r = document.querySelector('#create-form [data-key=drawTimeSec]'); r.value = '30';")
     code = e2e.create_room(a, "Phone")
     bob = Bot(base, "Bob", avatar={"color": 2, "eyes": 3, "mouth": 2, "accessory": 5})
     bots.append(bob)
@@ -479,6 +480,16 @@ def phone(base, pages):
             log(f"phone: the timer stays visible and uncovered while scrolled ({m['scrollY']:.0f} px)")
             a.js("window.scrollTo(0, 0)")
             shot(a, "guessing-390")
+            # the last ten seconds tick, once a second (a 30 s turn: about 20 s to wait)
+            a.wait(lambda: audio(a).count(NOTE["tick"]) >= 1, "the first tick", timeout=30)
+            first_at = int(a.text("#timer-value") or "99")
+            a.wait(lambda: audio(a).count(NOTE["tick"]) >= 3, "three ticks", timeout=10)
+            left = int(a.text("#timer-value") or "99")
+            ticks = audio(a).count(NOTE["tick"])
+            # (a tick may land between reading the clock and the count)
+            if not (8 <= first_at <= 10) or ticks not in (10 - left + 1, 10 - left + 2):
+                raise Failure(f"ticks: first at {first_at} s, {ticks} ticks with {left} s left")
+            log(f"ticks: the first at {first_at} s left, one per second ({ticks} with {left} s left)")
             bob.send({"t": "skip"})
         else:
             a.click(".word-choice")
