@@ -490,6 +490,15 @@ def phone(base, pages):
             if not (8 <= first_at <= 10) or ticks not in (10 - left + 1, 10 - left + 2):
                 raise Failure(f"ticks: first at {first_at} s, {ticks} ticks with {left} s left")
             log(f"ticks: the first at {first_at} s left, one per second ({ticks} with {left} s left)")
+            # the urgent timer pulses, except for players who asked for reduced motion
+            anim = lambda: a.js("return getComputedStyle(document.getElementById('timer')).animationName")  # noqa: E731
+            if anim() != "pulse":
+                raise Failure(f"the urgent timer does not pulse: {anim()!r}")
+            a.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+            if anim() != "none":
+                raise Failure(f"the timer still animates with prefers-reduced-motion: {anim()!r}")
+            a.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            log("prefers-reduced-motion stops the timer's pulse")
             bob.send({"t": "skip"})
         else:
             a.click(".word-choice")
