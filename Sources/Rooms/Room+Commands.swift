@@ -24,7 +24,11 @@ extension Room {
         }
         switch result {
         case .success(let effects):
-            if case .chat = message { recordChat(effects) } else if case .guess = message { recordChat(effects) }
+            // Chat lines are kept, with their audience, for the history of a resuming player.
+            switch message {
+            case .chat, .guess: recordChat(effects)
+            default: break
+            }
             return effects
         case .failure(let error): return [reply(id, error.referencing(message.type))]
         }

@@ -14,7 +14,9 @@ extension WordBag: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if let list, words == WordList.words(for: list) {
+        // `list` is set only where the words are exactly that list (`forGame`, decoding), so
+        // the snapshot written on every room change does not compare thousands of words.
+        if let list {
             try container.encode(list, forKey: .list)
             try container.encode(WordList.fingerprint(of: list), forKey: .listFingerprint)
         } else if words == WordList.english {

@@ -77,8 +77,10 @@ public struct WordBag: Sendable {
             return WordBag(words: custom, rng: &rng)
         }
         let code = WordLanguage.codes.contains(language) ? language : WordLanguage.defaultCode
-        var bag = WordBag(words: WordList.words(for: code) + custom, rng: &rng)
-        if custom.isEmpty { bag.list = code }
+        let listed = WordList.words(for: code)
+        var bag = WordBag(words: listed + custom, rng: &rng)
+        // Named by its code in snapshots only when it holds exactly that list.
+        if custom.isEmpty, bag.words.count == listed.count { bag.list = code }
         return bag
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The outcome of judging one guess against the current word.
 public enum GuessVerdict: Sendable, Equatable {
     /// The normalised guess equals the normalised word.
@@ -27,6 +29,9 @@ public struct WordJudge: Sendable {
     public let closeDistance: Int
 
     private let wordScalars: [Unicode.Scalar]
+    /// Other spellings that count as the word: German umlauts written out ("Baer" for
+    /// "Bär"), as players without an umlaut key type them. Empty for most words.
+    private let alternates: [[Unicode.Scalar]]
 
     /// Normalises the word once, since every chat line of the turn is judged against it.
     public init(word: String) {
@@ -35,19 +40,48 @@ public struct WordJudge: Sendable {
         wordScalars = Array(normalizedWord.unicodeScalars)
         letterCount = wordScalars.count(where: { $0 != " " })
         closeDistance = letterCount >= Self.longWordLetterCount ? 2 : 1
+        let spelledOut = Self.spellingOutUmlauts(word)
+        if spelledOut != word {
+            let alternate = Array(GuessNormalizer.normalize(spelledOut).unicodeScalars)
+            alternates = alternate == wordScalars ? [] : [alternate]
+        } else {
+            alternates = []
+        }
     }
 
-    /// Correct on an exact normalised match, close within `closeDistance` edits, else wrong.
+    /// Correct on an exact normalised match (with the word or an alternate spelling),
+    /// close within `closeDistance` edits of either, else wrong.
     public func judge(_ guess: String) -> GuessVerdict {
         let normalizedGuess = GuessNormalizer.normalize(guess)
         // An empty guess (only punctuation or emoji) is chatter, never a near miss.
         guard !normalizedGuess.isEmpty, !normalizedWord.isEmpty else { return .wrong }
         if normalizedGuess == normalizedWord { return .correct }
         let guessScalars = Array(normalizedGuess.unicodeScalars)
-        guard let distance = Self.editDistance(guessScalars, wordScalars, limit: closeDistance) else {
-            return .wrong
+        var best: Int?
+        for form in [wordScalars] + alternates {
+            guard let distance = Self.editDistance(guessScalars, form, limit: closeDistance) else { continue }
+            best = min(best ?? distance, distance)
         }
-        return distance >= 1 ? .close : .correct
+        guard let best else { return .wrong }
+        return best >= 1 ? .close : .correct
+    }
+
+    /// "ä ö ü" (either case, composed or not) written out as "ae oe ue".
+    static func spellingOutUmlauts(_ word: String) -> String {
+        guard word.unicodeScalars.contains(where: { "äöüÄÖÜ\u{0308}".unicodeScalars.contains($0) }) else { return word }
+        var out = ""
+        for character in word.precomposedStringWithCanonicalMapping {
+            switch character {
+            case "ä": out += "ae"
+            case "ö": out += "oe"
+            case "ü": out += "ue"
+            case "Ä": out += "Ae"
+            case "Ö": out += "Oe"
+            case "Ü": out += "Ue"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// The Levenshtein distance between `a` and `b` when it is at most `limit`, else nil.

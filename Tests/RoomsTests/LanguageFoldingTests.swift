@@ -24,6 +24,20 @@ struct LanguageFoldingTests {
         #expect(WordJudge(word: "Schlüssel").judge("schlussel") == .correct)
     }
 
+    @Test func germanUmlautsMayBeSpelledOut() {
+        #expect(WordJudge(word: "Bär").judge("Baer") == .correct)
+        #expect(WordJudge(word: "Bär").judge("bar") == .correct)
+        #expect(WordJudge(word: "Schlüssel").judge("SCHLUESSEL") == .correct)
+        #expect(WordJudge(word: "Glühwürmchen").judge("Gluehwuermchen") == .correct)
+        #expect(WordJudge(word: "Äpfel").judge("aepfel") == .correct)
+        // A typo of the spelled-out form is close, of anything else still wrong.
+        #expect(WordJudge(word: "Schlüssel").judge("Schluesel") == .close)
+        #expect(WordJudge(word: "Bär").judge("Boer") == .close)
+        // Words without umlauts are unchanged: "ae" is not "a" there.
+        #expect(WordJudge(word: "Maus").judge("Maeus") == .close)
+        #expect(WordJudge(word: "cat").judge("caet") == .close)
+    }
+
     @Test func cyrillicCaseAndYo() {
         #expect(fold("МЕДВЕДЬ") == "медведь")
         #expect(fold("Ёлка") == fold("елка"))
