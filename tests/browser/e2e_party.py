@@ -112,6 +112,13 @@ def fold(word):
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
+def spell_out(word):
+    """The other way without an umlaut key: ä -> ae, ö -> oe, ü -> ue, ß -> ss."""
+    for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("Ä", "Ae"), ("Ö", "Oe"), ("Ü", "Ue"), ("ß", "ss")):
+        word = word.replace(a, b)
+    return word
+
+
 def set_locale(p, code):
     p.js("const s = document.getElementById('locale-select'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", code)
     p.wait(lambda: p.js("return document.documentElement.lang") == code, f"the interface in {code}")
@@ -287,12 +294,12 @@ def game(base, pages):
             else:
                 # carol draws; both browsers guess her word folded, then dave
                 judged.append(word)
-                for p, guess in ((a, fold(word).lower()), (b, fold(word).upper())):
+                for p, guess in ((a, fold(word).lower()), (b, spell_out(word).upper())):
                     p.wait(lambda p=p: "_" in (p.text("#turn-word") or ""), "the mask of carol's word")
                     p.type_into("#chat-input", guess, enter=True)
                     p.wait(lambda p=p: p.js("return !!document.querySelector(arguments[0])", f'#player-list .player.guessed[data-id="{p.my_id()}"]'),
                            f"{guess!r} judged correct for {word!r}")
-                dave.send({"t": "guess", "text": word})
+                dave.send({"t": "guess", "text": spell_out(word).lower()})
             a.wait(lambda: a.visible("#overlay-turnend") or a.visible("#overlay-gameend"), "the end of the bot's turn")
             continue
         g = b if d is a else a
@@ -417,7 +424,11 @@ def browser_turn(d, g, carol, dave, ids, dewords, first):
     sel = f'#player-list .player.guessed[data-id="{g.my_id()}"]'
     d.wait(lambda: d.js("return !!document.querySelector(arguments[0])", sel), f"{guess!r} judged correct for {word!r}")
     d.wait(lambda: heard(d, "correctOther", since_d), "the drawer hears someone guess")
-    dave.send({"t": "guess", "text": word})
+    # dave writes the umlauts out ("ae"), as players without an umlaut key do
+    dave.send({"t": "guess", "text": spell_out(word).lower()})
+    dave.wait_for("guessed", lambda m: m.get("playerId") == ids["dave"] and id(m) not in seen,
+                  what=f"{spell_out(word).lower()!r} judged correct for {word!r}")
+    seen.update(id(m) for m in dave.find("guessed"))
     if first:
         if audio(g)[since_g:]:
             raise Failure(f"[{g.label}] sounds played while muted: {audio(g)[since_g:]}")
@@ -428,7 +439,7 @@ def browser_turn(d, g, carol, dave, ids, dewords, first):
         p.wait(lambda p=p: p.visible("#overlay-turnend"), "turn end")
     if d.js("return document.getElementById('turnend-ratings').textContent").count("1") < 1:
         raise Failure(f"the turn end shows no rating counts: {d.text('#turnend-ratings')!r}")
-    log(f"{guess!r} accepted for {word!r} (folded); sounds and mute: ok")
+    log(f"{guess!r} and {spell_out(word).lower()!r} accepted for {word!r}; sounds and mute: ok")
     return word
 
 
