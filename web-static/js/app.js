@@ -18,6 +18,7 @@ import { Sounds } from './sounds.js';
 import { turnKey } from './chat-history.js';
 import { ChatLog } from './chat-log.js';
 import { openPlayerMenu, closePlayerMenu, initPlayerMenu } from './player-menu.js';
+import { fitRoom } from './layout.js';
 
 const NAME_KEY = 'drawserver.name';
 
@@ -454,31 +455,8 @@ function rate(value) {
 
 // ---------------------------------------------------------------- layout
 
-/**
- * On a wide screen the board is as large as fits between the room header and the
- * toolbar, so the drawer sees the word, the timer, the whole canvas and the tools
- * without scrolling. Phones scroll (the header then sticks at the top).
- */
 function fitBoard() {
-  const wrap = $('#board-wrap');
-  const grid = $('.room-grid');
-  if (!wrap || currentScreen() !== 'room') return;
-  if (window.innerWidth <= 760) {
-    wrap.style.maxWidth = '';
-    grid.style.removeProperty('--panel-h');
-    return;
-  }
-  const bottom = 12; // the page's bottom padding
-  const gridTop = grid.getBoundingClientRect().top + window.scrollY;
-  grid.style.setProperty('--panel-h', `${Math.max(320, window.innerHeight - gridTop - bottom)}px`);
-  if (wrap.hidden) return;
-  const toolbar = $('#toolbar');
-  // the toolbar's room is kept while it is hidden, so the board does not jump at a turn start
-  const toolbarH = toolbar.hidden ? 48 : toolbar.offsetHeight;
-  const top = wrap.getBoundingClientRect().top + window.scrollY;
-  const avail = window.innerHeight - top - toolbarH - 8 - bottom;
-  const ratio = board.model.w / board.model.h;
-  wrap.style.maxWidth = `${Math.max(320, Math.floor(avail * ratio))}px`;
+  if (currentScreen() === 'room') fitRoom(board.model.w / board.model.h);
 }
 
 function tick() {
