@@ -67,6 +67,9 @@ def check_turn(drawer, guesser, word, points):
             p.wait(lambda p=p, x=x, y=y: p.ink_near(x, y, 4), f"ink at ({x},{y}) on {p.label}'s canvas after the restart")
 
 
+CHAT = "see you after the crash"
+
+
 def no_repeated_lines(pages, when):
     """A resume resends `room`, `turn` and the canvas (protocol 4): the page must not show
     "X is drawing now." (or any other system line) a second time."""
@@ -77,6 +80,10 @@ def no_repeated_lines(pages, when):
             raise Failure(f"[{p.label}] {when}: system lines shown twice: {twice}")
         if p.js("return document.querySelectorAll('#chat-log .chat-turn').length") != 1:
             raise Failure(f"[{p.label}] {when}: the turn line is not shown exactly once: {lines}")
+        # the resume's chatHistory is merged into what the page still shows
+        said = p.js("return [...document.querySelectorAll('#chat-log .chat-line[data-from]')].map((e) => e.dataset.text)")
+        if said.count(CHAT) != 1 or len(said) != len(set(said)):
+            raise Failure(f"[{p.label}] {when}: chat lines {said}, expected {CHAT!r} once and no line twice")
 
 
 def run(server, pages):
@@ -109,6 +116,9 @@ def run(server, pages):
     for p in (a, b):
         record_closes(p)
 
+    b.type_into("#chat-input", CHAT, enter=True)
+    a.wait(lambda: a.js("return [...document.querySelectorAll('#chat-log .chat-line[data-from]')].some((e) => e.dataset.text === arguments[0])", CHAT),
+           "bob's chat line on alice's page")
     no_repeated_lines((a, b), "before the restart")
 
     # ---- SIGKILL mid-turn, restart on the same database and port

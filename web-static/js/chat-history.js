@@ -4,30 +4,39 @@
 const lineKey = (l) => `${l.from ?? ''}\u0000${l.text ?? ''}`;
 
 /**
- * What to do with a `chatHistory` (oldest first) given the chat lines the page still
- * shows (`existing`, oldest first, each {from, text}).
+ * The lines of a `chatHistory` (oldest first) that the page does not show yet, given
+ * the chat lines it still shows (`existing`, oldest first, each {from, text}).
  *
- * The page's last lines are normally a run inside the history (the history is the last
- * lines this player may see; it also has those sent while the page was away). The longest
- * such run (the latest on a tie) is kept and only the history lines after it are added.
- * With no overlap the page's chat lines are replaced by the history.
+ * The history is the last lines this player may see, so it also has those sent while
+ * the page was away, at its end. The page's latest line that the history also has marks
+ * where the page stopped: the history lines after it are new. When a text repeats, the
+ * occurrence with the longest run of matching lines before it wins (the latest on a
+ * tie). The page's own lines are never removed: a line the server lost in a crash stays
+ * on the page; with nothing in common the whole history is new.
  *
- * Returns {replace: boolean, add: history lines to add at the end}.
+ * Returns {add: history lines to add, atTop: true when the page had no chat lines (a
+ * reload: the history goes before the page's own lines)}.
  */
 export function mergeHistory(existing, history) {
   const lines = Array.isArray(history) ? history.filter((l) => l && typeof l === 'object') : [];
   const have = (Array.isArray(existing) ? existing : []).map(lineKey);
-  if (have.length === 0) return { replace: false, add: lines };
+  if (have.length === 0) return { add: lines, atTop: true };
   const want = lines.map(lineKey);
-  for (let k = Math.min(have.length, want.length); k >= 1; k--) {
-    const tail = have.slice(have.length - k);
-    for (let j = want.length - k; j >= 0; j--) {
-      let same = true;
-      for (let i = 0; i < k && same; i++) same = tail[i] === want[j + i];
-      if (same) return { replace: false, add: lines.slice(j + k) };
+  for (let i = have.length - 1; i >= 0; i--) {
+    let best = -1;
+    let bestRun = -1;
+    for (let j = want.length - 1; j >= 0; j--) {
+      if (want[j] !== have[i]) continue;
+      let run = 0;
+      while (run < j && run < i && want[j - 1 - run] === have[i - 1 - run]) run++;
+      if (run > bestRun) {
+        best = j;
+        bestRun = run;
+      }
     }
+    if (best >= 0) return { add: lines.slice(best + 1), atTop: false };
   }
-  return { replace: true, add: lines };
+  return { add: lines, atTop: false };
 }
 
 /**

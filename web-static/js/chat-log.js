@@ -51,17 +51,15 @@ export class ChatLog {
   /**
    * `chatHistory` after a resume: on a reload the page has no chat lines and gets them
    * all (before its own "You are in …" line); on a reconnect only the lines it missed
-   * are added (chat-history.js), so nothing shows twice.
+   * are added at the end (chat-history.js), so nothing shows twice and nothing goes.
    */
   history(lines, meId) {
     const clean = (Array.isArray(lines) ? lines : [])
       .filter((l) => l && typeof l === 'object' && typeof l.text === 'string')
       .map((l) => ({ from: String(l.from ?? ''), name: typeof l.name === 'string' ? l.name : '', text: l.text }));
-    const nodes = $$('.chat-line[data-from]', this.root);
-    const existing = nodes.map((n) => ({ from: n.dataset.from, text: n.dataset.text }));
-    const { replace, add } = mergeHistory(existing, clean);
-    if (replace) for (const n of nodes) n.remove();
-    const before = existing.length === 0 || replace ? this.root.firstElementChild : null;
+    const existing = $$('.chat-line[data-from]', this.root).map((n) => ({ from: n.dataset.from, text: n.dataset.text }));
+    const { add, atTop } = mergeHistory(existing, clean);
+    const before = atTop ? this.root.firstElementChild : null;
     for (const l of add) this.player(l, l.from === meId ? 'mine' : 'msg', before);
     this.root.scrollTop = this.root.scrollHeight;
   }
