@@ -17,7 +17,7 @@ import { AvatarBuilder } from './avatar-builder.js';
 import { Sounds } from './sounds.js';
 import { turnKey } from './chat-history.js';
 import { ChatLog } from './chat-log.js';
-import { openPlayerMenu, closePlayerMenu, initPlayerMenu } from './player-menu.js';
+import { openPlayerMenu, closePlayerMenu, initPlayerMenu, refreshPlayerMenu } from './player-menu.js';
 import { fitRoom } from './layout.js';
 
 const NAME_KEY = 'drawserver.name';
@@ -315,6 +315,7 @@ function renderPlayers() {
   for (const p of seated) list.append(playerRow(p));
   for (const p of spectators) specList.append(playerRow(p));
   show($('#spectators-box'), spectators.length > 0);
+  refreshPlayerMenu((id) => $$('.player-list .player').find((li) => li.dataset.id === String(id))?.querySelector('.player-menu-btn') || null);
 }
 
 function playerRow(p) {
@@ -347,7 +348,7 @@ function playerRow(p) {
       className: 'btn btn-ghost btn-xs player-menu-btn',
       attrs: { 'aria-label': t('player.actions', { name: p.name }), 'aria-haspopup': 'menu', 'aria-expanded': 'false' },
     }, icon('more'));
-    btn.addEventListener('click', () => openPlayerMenu(btn, playerActions(p)));
+    btn.addEventListener('click', () => openPlayerMenu(btn, p.id, () => playerActions(player(p.id) || p)));
     li.append(btn);
   }
   return li;
