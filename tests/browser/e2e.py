@@ -209,14 +209,17 @@ class Bot:
     browser guesser reloads (otherwise "every connected guesser has guessed" is
     vacuously true and the server may end the turn), and checks the binary relay."""
 
-    def __init__(self, base, name="Bot"):
+    def __init__(self, base, name="Bot", avatar=None):
         self.url = base.replace("http://", "ws://") + "/ws"
         self._ctx = ws_connect(self.url, open_timeout=10, max_size=2 ** 20)
         self.ws = self._ctx.__enter__()
         self.messages = []
         self.frames = []
         self.lock = threading.Lock()
-        self.ws.send(json.dumps({"t": "hello", "name": name}))
+        hello = {"t": "hello", "name": name}
+        if avatar is not None:
+            hello["avatar"] = avatar
+        self.ws.send(json.dumps(hello))
         self.thread = threading.Thread(target=self._reader, daemon=True)
         self.thread.start()
         self.welcome = self.wait_for("welcome")
@@ -304,9 +307,13 @@ def polyline(*pts):
 
 # --------------------------------------------------------------------- browsers
 
-def make_driver():
+def make_driver(lang=None):
+    """A headless Chromium; `lang` ("de", ...) sets the browser's languages (navigator.languages)."""
     opts = Options()
     opts.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+    if lang:
+        opts.add_argument(f"--lang={lang}")
+        opts.add_experimental_option("prefs", {"intl.accept_languages": lang})
     if os.environ.get("E2E_HEADFUL") != "1":
         opts.add_argument("--headless=new")
     for a in ("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1000",

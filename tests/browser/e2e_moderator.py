@@ -63,7 +63,7 @@ def card_phase(m, code):
 
 
 def card_players(m, code):
-    return m.js(f"const e={card_js(code)}; return e ? [...e.querySelectorAll('.mod-player')].map(p => p.textContent) : [];")
+    return m.js(f"const e={card_js(code)}; return e ? [...e.querySelectorAll('.mod-player')].map(p => p.querySelector('span').textContent) : [];")
 
 
 def card_count(m):

@@ -26,6 +26,19 @@ def row_js(pid, inner=""):
     return f"document.querySelector('#player-list .player[data-id=\"{pid}\"] {inner}')"
 
 
+def menu_label(p, pid, action):
+    """Open the player menu of pid's row (if closed) and return the item's text."""
+    if not p.visible(f'#player-menu [data-action="{action}"]'):
+        p.js(f"{row_js(pid, '.player-menu-btn')}.click()")
+        p.wait(lambda: p.visible(f'#player-menu [data-action="{action}"]'), f"'{action}' in the player menu")
+    return p.text(f'#player-menu [data-action="{action}"]')
+
+
+def menu_action(p, pid, action):
+    menu_label(p, pid, action)
+    p.js(f"document.querySelector('#player-menu [data-action=\"{action}\"]').click()")
+
+
 def lobby_flows(base, pages):
     a = Page("alice", make_driver(), base)
     pages.append(a)
@@ -66,16 +79,26 @@ def lobby_flows(base, pages):
         a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 3, "three players")
         for p in (a, b):
             p.js("window.confirm = () => true;")
-        a.js(f"{row_js(bid, '.player-actions button')}.click()")
-        a.wait(lambda: "1/" in (a.js(f"return {row_js(bid, '.player-actions button')}.textContent") or ""), "vote count on the votekick button")
-        b.js(f"{row_js(bid, '.player-actions button')}.click()")
+        # in the lobby only the host has a per-player menu (kick); vote kick applies in a game
+        if b.js("return document.querySelectorAll('#player-list .player-menu-btn').length"):
+            raise Failure("a non-host has player menus in the lobby")
+        if a.js("return document.querySelectorAll('#player-list .player-menu-btn').length") != 2:
+            raise Failure("the host has no kick menu on the other players' rows")
+        if a.js("return document.querySelectorAll('#player-list button').length") != 2:
+            raise Failure("player rows carry buttons besides the one menu button")
+        a.click("#start-game")
+        b.wait(lambda: b.js(f"return !!{row_js(bid, '.player-menu-btn')}"), "a player menu for bob once the game runs")
+        menu_action(a, bid, "votekick")
+        a.wait(lambda: "1/" in (menu_label(a, bid, "votekick") or ""), "vote count in the player menu")
+        a.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+        menu_action(b, bid, "votekick")
         bot.wait_for("kicked", timeout=5, what="kicked after the votekick")
         a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 2, "the bot removed by votekick")
         log("votekick: ok")
     finally:
         bot.close()
 
-    a.js(f"{row_js(b.my_id(), '.btn-danger')}.click()")
+    menu_action(a, b.my_id(), "kick")
     b.wait(lambda: b.visible("#screen-lobby"), "bob back in the lobby after the kick")
     b.type_into("#join-code", code.lower(), enter=True)
     b.wait(lambda: (b.text("#join-error") or "") != "", "an error when rejoining after a kick")

@@ -67,6 +67,25 @@ def check_turn(drawer, guesser, word, points):
             p.wait(lambda p=p, x=x, y=y: p.ink_near(x, y, 4), f"ink at ({x},{y}) on {p.label}'s canvas after the restart")
 
 
+CHAT = "see you after the crash"
+
+
+def no_repeated_lines(pages, when):
+    """A resume resends `room`, `turn` and the canvas (protocol 4): the page must not show
+    "X is drawing now." (or any other system line) a second time."""
+    for p in pages:
+        lines = p.js("return [...document.querySelectorAll('#chat-log .chat-line:not([data-from])')].map((e) => e.textContent)")
+        twice = sorted({t for t in lines if lines.count(t) > 1})
+        if twice:
+            raise Failure(f"[{p.label}] {when}: system lines shown twice: {twice}")
+        if p.js("return document.querySelectorAll('#chat-log .chat-turn').length") != 1:
+            raise Failure(f"[{p.label}] {when}: the turn line is not shown exactly once: {lines}")
+        # the resume's chatHistory is merged into what the page still shows
+        said = p.js("return [...document.querySelectorAll('#chat-log .chat-line[data-from]')].map((e) => e.dataset.text)")
+        if said.count(CHAT) != 1 or len(said) != len(set(said)):
+            raise Failure(f"[{p.label}] {when}: chat lines {said}, expected {CHAT!r} once and no line twice")
+
+
 def run(server, pages):
     base = server.base
     a = Page("alice", make_driver(), base)
@@ -97,6 +116,11 @@ def run(server, pages):
     for p in (a, b):
         record_closes(p)
 
+    b.type_into("#chat-input", CHAT, enter=True)
+    a.wait(lambda: a.js("return [...document.querySelectorAll('#chat-log .chat-line[data-from]')].some((e) => e.dataset.text === arguments[0])", CHAT),
+           "bob's chat line on alice's page")
+    no_repeated_lines((a, b), "before the restart")
+
     # ---- SIGKILL mid-turn, restart on the same database and port
     server.signal(signal.SIGKILL)
     server.wait_exit()
@@ -111,7 +135,8 @@ def run(server, pages):
         p.wait(lambda p=p, pid=pid: resumed(p, code, pid), "an automatic resume (same id, same room, banner gone)", timeout=30)
     log(f"both pages resumed {time.time() - started:.1f}s after the restart began")
     check_turn(a, b, word, [p1])
-    log("after SIGKILL: room, word, mask and canvas are back")
+    no_repeated_lines((a, b), "after SIGKILL and restart")
+    log("after SIGKILL: room, word, mask and canvas are back, no chat line twice")
 
     # drawing goes on after the resume
     draw_stroke(a, 0.5, 0.2, 0.5, 0.8)
@@ -133,7 +158,8 @@ def run(server, pages):
     for p, pid in ((a, a_id), (b, b_id)):
         p.wait(lambda p=p, pid=pid: resumed(p, code, pid), "an automatic resume after the drain", timeout=30)
     check_turn(a, b, word, [p1, p2])
-    log("after SIGTERM: room, word, mask and both strokes are back")
+    no_repeated_lines((a, b), "after SIGTERM and restart")
+    log("after SIGTERM: room, word, mask and both strokes are back, no chat line twice")
 
     # ---- the game goes on: the guess ends the turn
     b.type_into("#chat-input", word, enter=True)

@@ -4,11 +4,21 @@ import { $, $$, el, show, toast, copyText } from './dom.js';
 import { Connection, loadToken } from './connection.js';
 import { Board } from './board.js';
 import { icon, hydrateIcons } from './icons.js';
-import { buildSettingsFields, readSettings, fillSettings, setSettingsDisabled } from './settings-form.js';
 import {
-  normalizeCode, isValidCode, cleanName, maskLengths, Countdown, formatSeconds,
-  withPlaces, TURN_END_REASONS, CHAT_MAX,
+  buildSettingsFields, readSettings, fillSettings, setSettingsDisabled, setWordLanguages, retranslateSettings,
+} from './settings-form.js';
+import {
+  normalizeCode, isValidCode, cleanName, maskLengths, Countdown, formatSeconds, withPlaces, CHAT_MAX,
 } from './util.js';
+import { t, initialLocale, setLocale } from './i18n.js';
+import { initPrefs } from './prefs.js';
+import { avatarNode } from './avatar.js';
+import { AvatarBuilder } from './avatar-builder.js';
+import { Sounds } from './sounds.js';
+import { turnKey } from './chat-history.js';
+import { ChatLog } from './chat-log.js';
+import { openPlayerMenu, closePlayerMenu, initPlayerMenu, refreshPlayerMenu } from './player-menu.js';
+import { fitRoom } from './layout.js';
 
 const NAME_KEY = 'drawserver.name';
 
@@ -19,21 +29,12 @@ const PALETTE = [
 ];
 const WIDTHS = [2, 4, 8, 16, 32, 48];
 
-const ERROR_TEXT = {
-  room_not_found: 'That room does not exist (any more).',
-  room_full: 'That room is full.',
-  already_in_room: 'You are already in a room.',
-  banned: 'You were removed from that room and cannot rejoin yet.',
-  not_host: 'Only the host can do that.',
-  not_drawer: 'Only the drawer can draw right now.',
-  wrong_phase: 'That is not possible right now.',
-  not_enough_players: 'At least 2 players are needed to start.',
-  rate_limited: 'Slow down a little.',
-  too_large: 'That message is too long.',
-  not_online: 'That player is not online.',
-  bad_name: 'That nickname is not allowed.',
-  not_in_room: 'You are not in a room.',
-};
+// server error codes with an interface text (js/locales: error.<code>)
+const KNOWN_ERRORS = new Set([
+  'room_not_found', 'room_full', 'already_in_room', 'banned', 'not_host', 'not_drawer', 'not_guesser',
+  'wrong_phase', 'not_enough_players', 'rate_limited', 'too_large', 'not_online', 'bad_name', 'not_in_room',
+]);
+const RATINGS = new Set(['like', 'dislike', 'none']);
 
 // ---------------------------------------------------------------- state
 
@@ -58,20 +59,33 @@ const S = {
   turnEndOpen: false,
   settingsDirty: false,
   lastRoomCode: null,
+  turnEndMsg: null, // the last turnEnd / gameEnd, re-rendered on a language switch
+  gameEndMsg: null,
+  avatar: null, // my avatar (the builder's choice, then the server's copy from welcome)
+  ratings: { likes: 0, dislikes: 0 },
+  myRating: 'none',
+  announcedTurn: null, // turnKey of the last "X is drawing now." line (resumes resend `turn`)
+  lastTick: null, // last countdown second a tick sounded for
+  lastStatus: null, // the last connection status, re-rendered on a language switch
+  rooms: [], // the last public room list
 };
 
 const countdown = new Countdown();
 const conn = new Connection();
+const sounds = new Sounds();
 let board;
+let chat; // ChatLog of #chat-log
 
 // ---------------------------------------------------------------- helpers
 
 function me() {
   return S.room?.players?.find((p) => p.id === S.meId) || null;
 }
+function player(id) {
+  return S.room?.players?.find((q) => q.id === id) || null;
+}
 function playerName(id) {
-  const p = S.room?.players?.find((q) => q.id === id);
-  return p ? p.name : 'someone';
+  return player(id)?.name || t('player.someone');
 }
 function isHost() {
   return S.room && S.room.host === S.meId;
@@ -81,7 +95,7 @@ function isDrawer() {
 }
 function send(obj) {
   if (!conn.send(obj)) {
-    toast('Not connected — please wait a moment.', 'error');
+    toast(t('notice.notConnected'), 'error');
     return false;
   }
   return true;
@@ -90,7 +104,7 @@ function errorText(msg) {
   // A refused drawing frame: the server's text says why (a full canvas, say), and the
   // `canvas` that follows sets the board back to what everyone else sees.
   if (msg.ref === 'binary' && msg.message) return msg.message;
-  return ERROR_TEXT[msg.code] || msg.message || msg.code || 'Something went wrong.';
+  return KNOWN_ERRORS.has(msg.code) ? t(`error.${msg.code}`) : msg.message || msg.code || t('error.generic');
 }
 
 // ---------------------------------------------------------------- screens
@@ -115,10 +129,13 @@ function enterLobby(notice) {
   S.guessedPoints = {};
   S.gameEndOpen = false;
   S.turnEndOpen = false;
+  S.announcedTurn = null;
+  resetRatings();
   countdown.stop();
   board.setEnabled(false);
   board.reset();
   closeOverlays();
+  closePlayerMenu();
   showScreen('lobby');
   if (notice) toast(notice, 'info', 6000);
   requestRooms();
@@ -133,13 +150,14 @@ function initNameScreen() {
     ev.preventDefault();
     const name = cleanName(input.value);
     if (!name) {
-      $('#name-error').textContent = 'Use 1 to 24 characters.';
+      $('#name-error').textContent = t('name.invalid');
       input.focus();
       return;
     }
     $('#name-error').textContent = '';
     localStorage.setItem(NAME_KEY, name);
     S.name = name;
+    sounds.unlock();
     conn.start(name);
   });
   $('#change-name').addEventListener('click', () => {
@@ -158,17 +176,18 @@ function requestRooms() {
 }
 
 function renderRoomList(rooms) {
+  S.rooms = Array.isArray(rooms) ? rooms : [];
   const list = $('#room-list');
   list.replaceChildren();
-  const items = (Array.isArray(rooms) ? rooms : []).slice().sort((a, b) => (b.players || 0) - (a.players || 0));
+  const items = S.rooms.slice().sort((a, b) => (b.players || 0) - (a.players || 0));
   for (const r of items) {
     const full = Number(r.players) >= Number(r.maxPlayers);
     const join = el('button', {
       type: 'button',
       className: 'btn btn-sm',
-      text: full ? 'Full' : 'Join',
+      text: full ? t('lobby.full') : t('lobby.join'),
       disabled: full,
-      attrs: { 'aria-label': `Join room ${r.name || r.code}` },
+      attrs: { 'aria-label': t('lobby.joinRoom', { name: r.name || r.code }) },
       on: { click: () => joinRoom(r.code) },
     });
     list.append(
@@ -177,7 +196,7 @@ function renderRoomList(rooms) {
           el('span', { className: 'room-item-name', text: r.name || r.code || '' }),
           el('span', { className: 'muted small', text: `${r.code || ''} · ${phaseLabel(r.phase)}` }),
         ),
-        el('span', { className: 'pill', text: `${r.players ?? '?'}/${r.maxPlayers ?? '?'}` }),
+        el('span', { className: 'pill', attrs: { dir: 'ltr' }, text: `${r.players ?? '?'}/${r.maxPlayers ?? '?'}` }),
         join,
       ),
     );
@@ -186,13 +205,14 @@ function renderRoomList(rooms) {
 }
 
 function phaseLabel(phase) {
-  return { lobby: 'waiting', choosing: 'playing', drawing: 'playing', turnEnd: 'playing', gameEnd: 'finished' }[phase] || phase || '';
+  const key = { lobby: 'waiting', choosing: 'playing', drawing: 'playing', turnEnd: 'playing', gameEnd: 'finished' }[phase];
+  return key ? t(`phase.${key}`) : phase || '';
 }
 
 function joinRoom(code) {
   const c = normalizeCode(code);
   if (!isValidCode(c)) {
-    $('#join-error').textContent = 'A room code has 6 characters (letters and digits 2–9, no I, O, 0 or 1).';
+    $('#join-error').textContent = t('lobby.codeInvalid');
     return;
   }
   $('#join-error').textContent = '';
@@ -208,7 +228,7 @@ function initLobby() {
   $('#join-code').addEventListener('input', (ev) => {
     const v = normalizeCode(ev.target.value);
     ev.target.value = v;
-    $('#join-error').textContent = v.length === 6 && !isValidCode(v) ? 'Codes use only ABCDEFGHJKLMNPQRSTUVWXYZ23456789.' : '';
+    $('#join-error').textContent = v.length === 6 && !isValidCode(v) ? t('lobby.codeAlphabet') : '';
   });
   $('#create-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -230,21 +250,28 @@ function renderRoom() {
   const room = S.room;
   if (!room) return;
   if (currentScreen() !== 'room') showScreen('room');
-  $('#room-title').textContent = room.name || room.code || 'Room';
+  document.body.dataset.phase = S.phase || 'lobby';
+  // a room name in another script than the page keeps its own direction, at the page's side
+  $('#room-title').replaceChildren(el('bdi', { text: room.name || room.code || t('room.room') }));
   $('#room-code').textContent = room.code || '';
-  $('#room-visibility').textContent = room.public === false ? 'Private' : 'Public';
+  $('#room-visibility').textContent = room.public === false ? t('room.private') : t('room.public');
   const inGame = S.phase && S.phase !== 'lobby';
-  $('#room-round').textContent = inGame && S.round ? `Round ${S.round} of ${S.rounds || room.rounds || room.settings?.rounds || '?'}` : phaseLabel(S.phase);
+  $('#room-round').textContent = inGame && S.round
+    ? t('room.roundOf', { round: S.round, rounds: S.rounds || room.rounds || room.settings?.rounds || '?' })
+    : phaseLabel(S.phase);
   renderWord();
   renderPlayers();
   renderLobbyPanel();
   renderStage();
+  renderRatings();
   const m = me();
   const spect = Boolean(m?.spectator);
   $('#spectate-toggle').setAttribute('aria-pressed', String(spect));
-  $('#spectate-toggle').textContent = spect ? 'Play again' : 'Spectate';
-  const chat = $('#chat-input');
-  chat.placeholder = S.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? 'Type your guess…' : 'Chat…';
+  $('#spectate-toggle').textContent = spect ? t('room.playAgain') : t('room.spectate');
+  const chatInput = $('#chat-input');
+  chatInput.placeholder = S.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? t('chat.guessPlaceholder') : t('chat.placeholder');
+  tick(); // the timer at once, not up to 250 ms later
+  fitBoard();
 }
 
 function renderWord() {
@@ -252,22 +279,24 @@ function renderWord() {
   const word = $('#turn-word');
   const lengths = $('#word-lengths');
   word.removeAttribute('data-word');
+  // the mask runs in the word's script direction, whatever the interface's
+  word.dir = S.room?.settings?.language === 'ar' ? 'rtl' : 'ltr';
   if (S.phase === 'drawing' || (S.phase === 'choosing' && S.word)) {
     if (isDrawer() && S.word) {
-      label.textContent = 'Draw this:';
+      label.textContent = t('room.drawThis');
       word.textContent = S.word;
       word.dataset.word = S.word;
       word.classList.add('is-word');
       lengths.textContent = '';
     } else {
-      label.textContent = 'Guess the word';
+      label.textContent = t('room.guessWord');
       word.textContent = S.mask || '';
       word.classList.remove('is-word');
       const ls = maskLengths(S.mask);
       lengths.textContent = ls.length ? `(${ls.join(', ')})` : '';
     }
   } else if (S.phase === 'choosing') {
-    label.textContent = isDrawer() ? 'Pick a word' : `${playerName(S.drawer)} is choosing…`;
+    label.textContent = isDrawer() ? t('room.pickWord') : t('room.isChoosing', { name: playerName(S.drawer) });
     word.textContent = '';
     lengths.textContent = '';
   } else {
@@ -289,6 +318,7 @@ function renderPlayers() {
   for (const p of seated) list.append(playerRow(p));
   for (const p of spectators) specList.append(playerRow(p));
   show($('#spectators-box'), spectators.length > 0);
+  refreshPlayerMenu((id) => $$('.player-list .player').find((li) => li.dataset.id === String(id))?.querySelector('.player-menu-btn') || null);
 }
 
 function playerRow(p) {
@@ -300,42 +330,54 @@ function playerRow(p) {
     dataset: { id: String(p.id) },
   });
   const marks = el('span', { className: 'marks' });
-  if (S.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', title: 'Host' }, icon('crown', 'host')));
-  if (drawing) marks.append(el('span', { className: 'mark mark-drawing', title: 'Drawing' }, icon('pencil', 'drawing')));
-  if (guessed) marks.append(el('span', { className: 'mark mark-guessed', title: 'Guessed the word' }, icon('check', 'guessed the word')));
-  if (S.phase === 'lobby' && p.ready) marks.append(el('span', { className: 'mark mark-ready', text: 'ready', attrs: { 'aria-label': 'ready' } }));
-  if (p.connected === false) marks.append(el('span', { className: 'mark mark-offline', text: 'offline' }));
+  if (S.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', title: t('player.host') }, icon('crown', t('player.host'))));
+  if (drawing) marks.append(el('span', { className: 'mark mark-drawing', title: t('player.drawing') }, icon('pencil', t('player.drawing'))));
+  if (guessed) marks.append(el('span', { className: 'mark mark-guessed', title: t('player.guessed') }, icon('check', t('player.guessed'))));
+  if (S.phase === 'lobby' && p.ready) marks.append(el('span', { className: 'mark mark-ready', text: t('player.ready') }));
+  if (p.connected === false) marks.append(el('span', { className: 'mark mark-offline', text: t('player.offline') }));
   const pts = S.phase === 'drawing' ? S.guessedPoints[p.id] : undefined;
   li.append(
-    el('span', { className: 'avatar', text: (p.name || '?').slice(0, 1).toUpperCase(), attrs: { 'aria-hidden': 'true' } }),
+    avatarNode(p.avatar, p.name, { size: 34 }),
     el('span', { className: 'player-main' },
-      el('span', { className: 'player-name', text: p.name || '?' }, isMe ? el('span', { className: 'muted small', text: ' (you)' }) : null),
-      el('span', { className: 'player-score', text: p.spectator ? 'spectating' : `${p.score || 0} pts` }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
+      el('span', { className: 'player-name' }, el('bdi', { text: p.name || '?' }), isMe ? el('span', { className: 'muted small', text: ` ${t('player.you')}` }) : null),
+      el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
     ),
     marks,
   );
-  if (!isMe) {
-    const actions = el('span', { className: 'player-actions' });
-    const vk = S.votekicks[p.id];
-    actions.append(el('button', {
+  const items = playerActions(p);
+  if (items.length) {
+    const btn = el('button', {
       type: 'button',
-      className: 'btn btn-ghost btn-xs',
-      text: vk ? `Vote kick ${vk.votes}/${vk.needed}` : 'Vote kick',
-      attrs: { 'aria-label': `Vote to kick ${p.name}` },
-      on: { click: () => { if (confirm(`Vote to kick ${p.name}?`)) send({ t: 'votekick', playerId: p.id }); } },
-    }));
-    if (isHost()) {
-      actions.append(el('button', {
-        type: 'button',
-        className: 'btn btn-danger btn-xs',
-        text: 'Kick',
-        attrs: { 'aria-label': `Kick ${p.name}` },
-        on: { click: () => { if (confirm(`Kick ${p.name} from the room?`)) send({ t: 'kick', playerId: p.id }); } },
-      }));
-    }
-    li.append(actions);
+      className: 'btn btn-ghost btn-xs player-menu-btn',
+      attrs: { 'aria-label': t('player.actions', { name: p.name }), 'aria-haspopup': 'menu', 'aria-expanded': 'false' },
+    }, icon('more'));
+    btn.addEventListener('click', () => openPlayerMenu(btn, p.id, () => playerActions(player(p.id) || p)));
+    li.append(btn);
   }
   return li;
+}
+
+/** The actions that apply to another player now: vote kick in a game, kick for the host. */
+function playerActions(p) {
+  if (p.id === S.meId || !S.room) return [];
+  const items = [];
+  if (S.phase && S.phase !== 'lobby' && !me()?.spectator) {
+    const vk = S.votekicks[p.id];
+    items.push({
+      id: 'votekick',
+      label: vk ? t('player.votekickCount', { votes: vk.votes, needed: vk.needed }) : t('player.votekick'),
+      action: () => { if (confirm(t('player.votekickConfirm', { name: p.name }))) send({ t: 'votekick', playerId: p.id }); },
+    });
+  }
+  if (isHost()) {
+    items.push({
+      id: 'kick',
+      label: t('player.kick'),
+      danger: true,
+      action: () => { if (confirm(t('player.kickConfirm', { name: p.name }))) send({ t: 'kick', playerId: p.id }); },
+    });
+  }
+  return items;
 }
 
 function renderLobbyPanel() {
@@ -346,17 +388,17 @@ function renderLobbyPanel() {
   const players = (S.room.players || []).filter((p) => !p.spectator);
   const ready = players.filter((p) => p.ready).length;
   $('#lobby-status').textContent = players.length < 2
-    ? 'Invite at least one more player (copy the invite link above).'
-    : `${ready} of ${players.length} ready — the game starts when everyone is ready${isHost() ? ' or when you start it' : ''}.`;
+    ? t('room.inviteMore')
+    : t(isHost() ? 'room.readyCountHost' : 'room.readyCount', { ready, total: players.length });
   const rt = $('#ready-toggle');
   rt.setAttribute('aria-pressed', String(Boolean(m?.ready)));
-  rt.textContent = m?.ready ? 'Ready ✓ (click to unready)' : "I'm ready";
+  rt.textContent = m?.ready ? t('room.readyOn') : t('room.ready');
   rt.classList.toggle('btn-success', Boolean(m?.ready));
   show($('#start-game'), isHost());
   const box = $('[data-settings="room"]');
   setSettingsDisabled(box, !isHost());
   show($('#settings-save'), isHost());
-  $('#settings-note').textContent = isHost() ? '(you are the host)' : '(the host can change these)';
+  $('#settings-note').textContent = isHost() ? t('room.youHost') : t('room.hostCan');
   if (!S.settingsDirty || !isHost()) fillSettings(box, S.room.settings || {});
 }
 
@@ -369,7 +411,7 @@ function renderStage() {
   // overlays
   show($('#overlay-choose'), S.phase === 'choosing' && isDrawer() && Array.isArray(S.chooseWords));
   show($('#overlay-choosing'), S.phase === 'choosing' && !isDrawer());
-  $('#choosing-text').textContent = S.drawer ? `${playerName(S.drawer)} is choosing a word…` : 'The next drawer is choosing a word…';
+  $('#choosing-text').textContent = S.drawer ? t('room.choosingWord', { name: playerName(S.drawer) }) : t('room.nextChoosing');
   show($('#overlay-turnend'), S.turnEndOpen && S.phase === 'turnEnd');
   show($('#overlay-gameend'), S.gameEndOpen);
 }
@@ -378,33 +420,67 @@ function closeOverlays() {
   for (const o of $$('.overlay')) o.hidden = true;
 }
 
+// ---------------------------------------------------------------- ratings
+
+function resetRatings() {
+  S.ratings = { likes: 0, dislikes: 0 };
+  S.myRating = 'none';
+}
+
+function takeRatings(r) {
+  if (r && typeof r === 'object') {
+    S.ratings = { likes: Math.max(0, Number(r.likes) || 0), dislikes: Math.max(0, Number(r.dislikes) || 0) };
+  }
+}
+
+/** Like/dislike toggles for guessers, live counts for everyone (the drawer only sees them). */
+function renderRatings() {
+  const on = Boolean(S.room) && (S.phase === 'drawing' || S.phase === 'turnEnd');
+  show($('#rating-bar'), on);
+  if (!on) return;
+  const canRate = !isDrawer() && !me()?.spectator;
+  for (const [value, id, count] of [['like', '#rate-like', '#likes'], ['dislike', '#rate-dislike', '#dislikes']]) {
+    const b = $(id);
+    b.disabled = !canRate;
+    b.setAttribute('aria-pressed', String(S.myRating === value));
+    $(count).textContent = String(value === 'like' ? S.ratings.likes : S.ratings.dislikes);
+  }
+  $('#rating-bar').setAttribute('aria-label', t('rate.counts', S.ratings));
+}
+
+function rate(value) {
+  if (isDrawer() || me()?.spectator) return;
+  const next = S.myRating === value ? 'none' : value;
+  if (send({ t: 'rate', value: next })) {
+    S.myRating = next;
+    renderRatings();
+  }
+}
+
+// ---------------------------------------------------------------- layout
+
+function fitBoard() {
+  if (currentScreen() === 'room') fitRoom(board.model.w / board.model.h);
+}
+
 function tick() {
-  const t = $('#timer');
+  const timer = $('#timer');
   const running = countdown.running && S.room && (S.phase === 'drawing' || S.phase === 'choosing');
-  show(t, Boolean(running));
+  show(timer, Boolean(running));
   if (running) {
     const s = countdown.seconds();
     $('#timer-value').textContent = formatSeconds(s);
-    t.classList.toggle('urgent', S.phase === 'drawing' && s <= 10);
-    $('#choose-timer').textContent = String(s);
+    timer.classList.toggle('urgent', S.phase === 'drawing' && s <= 10);
+    $('#choose-auto').textContent = t('room.autoPick', { s });
+    // a tick for each of the last ten seconds of a drawing turn
+    if (S.phase === 'drawing' && s >= 1 && s <= 10 && S.lastTick !== s) sounds.play('tick');
+    S.lastTick = s;
+  } else {
+    S.lastTick = null;
   }
 }
 
 // ---------------------------------------------------------------- chat
-
-function addChat(parts, kind = 'msg') {
-  const log = $('#chat-log');
-  const li = el('li', { className: `chat-line chat-${kind}` });
-  for (const p of parts) li.append(p);
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  log.append(li);
-  while (log.children.length > 300) log.firstElementChild.remove();
-  if (atBottom) log.scrollTop = log.scrollHeight;
-}
-
-function systemChat(text, kind = 'system') {
-  addChat([el('span', { className: 'chat-text', text })], kind);
-}
 
 function initChat() {
   $('#chat-form').addEventListener('submit', (ev) => {
@@ -413,7 +489,7 @@ function initChat() {
     const text = input.value.trim();
     if (!text) return;
     if ([...text].length > CHAT_MAX) {
-      toast(`Messages are limited to ${CHAT_MAX} characters.`, 'error');
+      toast(t('chat.tooLong', { n: CHAT_MAX }), 'error');
       return;
     }
     if (send({ t: 'chat', text })) input.value = '';
@@ -431,39 +507,39 @@ function initRoomControls() {
     if (!isHost()) return;
     if (send({ t: 'settings', settings: readSettings(box) })) {
       S.settingsDirty = false;
-      toast('Settings saved.', 'success', 2000);
+      toast(t('room.settingsSaved'), 'success', 2000);
     }
   });
   $('#ready-toggle').addEventListener('click', () => send({ t: 'ready', ready: !me()?.ready }));
   $('#start-game').addEventListener('click', () => send({ t: 'start' }));
   $('#leave-room').addEventListener('click', () => {
-    if (S.phase && S.phase !== 'lobby' && !confirm('Leave the game in progress?')) return;
+    if (S.phase && S.phase !== 'lobby' && !confirm(t('room.leaveConfirm'))) return;
     send({ t: 'leave' });
   });
   $('#spectate-toggle').addEventListener('click', () => {
     const on = !me()?.spectator;
-    if (send({ t: 'spectate', on })) toast(on ? 'You will watch from the next turn.' : 'You will play again when a seat is free.', 'info');
+    if (send({ t: 'spectate', on })) toast(on ? t('room.spectateOn') : t('room.spectateOff'), 'info');
   });
   $('#copy-invite').addEventListener('click', async () => {
     if (!S.room?.code) return;
     const link = `${location.origin}/?room=${encodeURIComponent(S.room.code)}`;
-    toast((await copyText(link)) ? 'Invite link copied.' : `Invite link: ${link}`, 'success');
+    toast((await copyText(link)) ? t('room.inviteCopied') : t('room.inviteLink', { link }), 'success');
   });
   $('#copy-id').addEventListener('click', async () => {
     if (!S.meId) return;
-    toast((await copyText(S.meId)) ? 'Player id copied.' : `Your id: ${S.meId}`, 'success');
+    toast((await copyText(S.meId)) ? t('room.idCopied') : t('room.yourId', { id: S.meId }), 'success');
   });
   $('#invite-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const id = $('#invite-id').value.trim();
     if (!id) return;
     if (id === S.meId) {
-      toast('That is your own id.', 'error');
+      toast(t('room.ownId'), 'error');
       return;
     }
     if (send({ t: 'invite', playerId: id })) {
       $('#invite-id').value = '';
-      toast('Invitation sent.', 'success', 2000);
+      toast(t('room.inviteSent'), 'success', 2000);
     }
   });
   $('#gameend-close').addEventListener('click', () => {
@@ -479,13 +555,22 @@ function initRoomControls() {
     send({ t: 'join', code: inv.code });
   });
   $('#invite-decline').addEventListener('click', hideInvite);
+  $('#rate-like').addEventListener('click', () => rate('like'));
+  $('#rate-dislike').addEventListener('click', () => rate('dislike'));
 }
 
 function showInvite(msg) {
-  S.invite = { code: String(msg.code || ''), from: msg.from || {} };
-  $('#invite-text').textContent = `${msg.from?.name || 'Someone'} invites you to room ${S.invite.code}.`;
+  S.invite = { code: String(msg.code || ''), from: msg.from && typeof msg.from === 'object' ? msg.from : {} };
+  renderInvite();
   show($('#invite-prompt'), true);
   $('#invite-accept').focus();
+}
+
+function renderInvite() {
+  if (!S.invite) return;
+  const name = typeof S.invite.from.name === 'string' && S.invite.from.name ? S.invite.from.name : t('invite.someone');
+  $('#invite-avatar').replaceChildren(avatarNode(S.invite.from.avatar, name, { size: 40 }));
+  $('#invite-text').textContent = t('invite.text', { name, code: S.invite.code });
 }
 
 function hideInvite() {
@@ -513,7 +598,8 @@ function initToolbar() {
       type: 'button',
       className: 'swatch',
       title: hex,
-      attrs: { 'aria-label': `Colour ${hex}`, 'aria-pressed': String(i === 0) },
+      dataset: { hex },
+      attrs: { 'aria-label': t('tools.colourN', { hex }), 'aria-pressed': String(i === 0) },
       on: { click: () => selectColor(hex, b) },
     });
     b.style.setProperty('--swatch', hex);
@@ -525,8 +611,9 @@ function initToolbar() {
     const b = el('button', {
       type: 'button',
       className: 'tool width',
-      title: `Width ${w}`,
-      attrs: { 'aria-label': `Width ${w}`, 'aria-pressed': String(w === board.width) },
+      title: t('tools.widthN', { n: w }),
+      dataset: { width: String(w) },
+      attrs: { 'aria-label': t('tools.widthN', { n: w }), 'aria-pressed': String(w === board.width) },
       on: { click: () => {
         board.width = w;
         for (const x of $$('button', widths)) x.setAttribute('aria-pressed', String(x === b));
@@ -539,7 +626,7 @@ function initToolbar() {
   $('#tool-undo').addEventListener('click', () => board.undo());
   $('#tool-clear').addEventListener('click', () => board.clear());
   $('#tool-skip').addEventListener('click', () => {
-    if (confirm('Skip your turn? The word will be revealed.')) send({ t: 'skip' });
+    if (confirm(t('tools.skipConfirm'))) send({ t: 'skip' });
   });
   document.addEventListener('keydown', (ev) => {
     if (!board.enabled) return;
@@ -553,6 +640,15 @@ function initToolbar() {
       if (t) setTool(t);
     }
   });
+}
+
+function retranslateToolbar() {
+  for (const b of $$('#palette .swatch')) b.setAttribute('aria-label', t('tools.colourN', { hex: b.dataset.hex }));
+  for (const b of $$('#widths .width')) {
+    const label = t('tools.widthN', { n: b.dataset.width });
+    b.setAttribute('aria-label', label);
+    b.title = label;
+  }
 }
 
 function setTool(tool) {
@@ -592,15 +688,37 @@ function onRoom(msg) {
   }
   if (S.phase !== 'choosing') S.chooseWords = null;
   if (S.phase !== 'turnEnd') S.turnEndOpen = false;
+  if (S.phase === 'drawing' || S.phase === 'turnEnd') {
+    takeRatings(msg.ratings);
+    if (RATINGS.has(msg.myRating)) S.myRating = msg.myRating;
+  } else {
+    resetRatings();
+  }
   if (firstEntry) {
     S.votekicks = {};
+    S.announcedTurn = null;
     S.lastRoomCode = msg.code;
     if (S.pendingJoin && S.pendingJoin === msg.code) S.pendingJoin = null;
-    $('#chat-log').replaceChildren();
-    systemChat(`You are in ${msg.name || 'the room'} (${msg.code}).`);
+    chat.clear();
+    chat.system('chat.youAreIn', { name: msg.name || t('chat.theRoom'), code: msg.code });
     if (S.phase === 'lobby' || S.phase === 'choosing') board.reset();
   }
   renderRoom();
+}
+
+/** Called for every `turn`; a resume resends it (protocol 4), so announce each turn once. */
+function announceTurn() {
+  const key = turnKey(S.round, S.drawer);
+  if (S.announcedTurn === key) return;
+  S.announcedTurn = key;
+  if (isDrawer()) chat.system('chat.yourTurn', { word: S.word || '' }, 'turn');
+  else chat.system('chat.isDrawing', { name: playerName(S.drawer) }, 'turn');
+}
+
+function showMe() {
+  $('#me-name').textContent = S.name;
+  $('#me-id').textContent = S.meId;
+  $('#me-avatar').replaceChildren(avatarNode(S.avatar, S.name, { size: 28 }));
 }
 
 function onMessage(msg) {
@@ -609,8 +727,8 @@ function onMessage(msg) {
       S.meId = String(msg.playerId ?? '');
       if (typeof msg.name === 'string' && msg.name) S.name = msg.name;
       S.welcomed = true;
-      $('#me-name').textContent = S.name;
-      $('#me-id').textContent = S.meId;
+      if (msg.avatar && typeof msg.avatar === 'object') S.avatar = msg.avatar;
+      showMe();
       show($('#me-box'), true);
       board.reset(); // the server resends the canvas of a resumed turn
       const wasInRoom = Boolean(S.room);
@@ -619,7 +737,7 @@ function onMessage(msg) {
         clearTimeout(S.resumeTimer);
         S.resumeTimer = setTimeout(() => {
           S.resumeTimer = null;
-          enterLobby('Your seat in the room was not kept.');
+          enterLobby(t('notice.seatLost'));
           joinPending();
         }, 2500);
         renderRoom();
@@ -632,7 +750,7 @@ function onMessage(msg) {
           joinPending();
         }, 600);
       } else {
-        enterLobby(wasInRoom ? 'Your previous session expired.' : undefined);
+        enterLobby(wasInRoom ? t('notice.expired') : undefined);
         joinPending();
       }
       break;
@@ -651,7 +769,7 @@ function onMessage(msg) {
       const wasThere = i >= 0;
       if (wasThere) list[i] = { ...list[i], ...p };
       else list.push({ score: 0, ready: false, connected: true, guessed: false, spectator: false, ...p });
-      if (!wasThere && p.id !== S.meId) systemChat(`${p.name || 'Someone'} joined.`, 'join');
+      if (!wasThere && p.id !== S.meId) chat.system('chat.joined', { name: p.name || t('invite.someone') }, 'join');
       renderRoom();
       break;
     }
@@ -664,7 +782,7 @@ function onMessage(msg) {
       const name = playerName(msg.playerId);
       S.room.players = S.room.players.filter((p) => p.id !== msg.playerId);
       delete S.votekicks[msg.playerId];
-      systemChat(`${name} left.`, 'leave');
+      chat.system('chat.left', { name }, 'leave');
       renderRoom();
       break;
     }
@@ -677,14 +795,18 @@ function onMessage(msg) {
       break;
     }
     case 'chat': {
-      const sender = S.room?.players.find((q) => q.id === msg.from);
+      const sender = player(msg.from);
       const quiet = S.phase === 'drawing' && sender && (sender.guessed || sender.id === S.drawer);
-      addChat([
-        el('span', { className: 'chat-name', text: `${msg.name || sender?.name || '?'}: ` }),
-        el('span', { className: 'chat-text', text: String(msg.text ?? '') }),
-      ], quiet ? 'quiet' : msg.from === S.meId ? 'mine' : 'msg');
+      chat.player(msg, quiet ? 'quiet' : msg.from === S.meId ? 'mine' : 'msg');
       break;
     }
+    case 'chatHistory':
+      chat.history(msg.lines, S.meId);
+      break;
+    case 'ratings':
+      takeRatings(msg);
+      renderRatings();
+      break;
     case 'choosing':
       if (!S.room) break;
       S.phase = 'choosing';
@@ -694,13 +816,16 @@ function onMessage(msg) {
       S.mask = '';
       S.turnEndOpen = false;
       S.gameEndOpen = false;
+      S.announcedTurn = null;
       countdown.set(msg.remainingMs);
       resetTurnState();
       board.reset();
       renderRoom();
       break;
-    case 'choose':
+    case 'choose': {
       if (!S.room) break;
+      // a resume during the choice resends `choose`: sound only for a new choice
+      if (!(S.phase === 'choosing' && S.drawer === S.meId && S.chooseWords)) sounds.play('yourTurn');
       S.phase = 'choosing';
       S.drawer = S.meId;
       S.word = null;
@@ -711,13 +836,17 @@ function onMessage(msg) {
       countdown.set(msg.remainingMs);
       resetTurnState();
       board.reset();
+      S.announcedTurn = null;
       renderChoices();
       renderRoom();
       $('#choose-words button')?.focus();
       break;
+    }
     case 'turn': {
       if (!S.room) break;
-      const newTurn = S.phase !== 'drawing' || S.drawer !== msg.drawer;
+      // a new turn's `turn` comes before its `room`; on a resume `room` comes first
+      const fresh = S.phase !== 'drawing';
+      const newTurn = fresh || S.drawer !== msg.drawer;
       S.phase = 'drawing';
       S.drawer = msg.drawer ?? S.drawer;
       if (Number.isInteger(msg.round)) S.round = msg.round;
@@ -729,12 +858,13 @@ function onMessage(msg) {
       countdown.set(msg.remainingMs);
       if (newTurn) {
         resetTurnState();
+        resetRatings();
         board.reset();
       }
       if (S.room) S.room.phase = 'drawing';
       renderRoom();
-      if (isDrawer()) systemChat(`Your turn! Draw “${S.word || ''}”.`, 'turn');
-      else systemChat(`${playerName(S.drawer)} is drawing now.`, 'turn');
+      announceTurn();
+      if (fresh) sounds.play('wordChosen');
       break;
     }
     case 'hint':
@@ -742,15 +872,22 @@ function onMessage(msg) {
       renderWord();
       break;
     case 'close':
-      systemChat(`“${String(msg.text ?? '')}” is close!`, 'close');
+      chat.system('chat.close', { text: String(msg.text ?? '') }, 'close');
+      sounds.play('close');
       break;
     case 'guessed': {
       const p = S.room?.players.find((q) => q.id === msg.playerId);
       if (p) p.guessed = true;
       S.guessedPoints[msg.playerId] = Number(msg.points) || 0;
-      const who = msg.playerId === S.meId ? 'You' : playerName(msg.playerId);
-      systemChat(`${who} guessed the word! (+${Number(msg.points) || 0})`, 'correct');
-      if (msg.playerId === S.meId) toast('Correct!', 'success', 2500);
+      const points = Number(msg.points) || 0;
+      if (msg.playerId === S.meId) {
+        chat.system('chat.youGuessed', { points }, 'correct');
+        toast(t('chat.correct'), 'success', 2500);
+        sounds.play('correctMine');
+      } else {
+        chat.system('chat.guessed', { name: playerName(msg.playerId), points }, 'correct');
+        sounds.play('correctOther');
+      }
       renderRoom();
       break;
     }
@@ -763,7 +900,7 @@ function onMessage(msg) {
     case 'votekick': {
       const target = msg.target ?? msg.playerId;
       if (target) S.votekicks[target] = { votes: Number(msg.votes) || 0, needed: Number(msg.needed) || 0 };
-      systemChat(`Vote to kick ${playerName(target)}: ${msg.votes ?? '?'}/${msg.needed ?? '?'}`, 'system');
+      chat.system('chat.votekick', { name: playerName(target), votes: msg.votes ?? '?', needed: msg.needed ?? '?' }, 'system');
       renderPlayers();
       break;
     }
@@ -771,10 +908,10 @@ function onMessage(msg) {
       showInvite(msg);
       break;
     case 'kicked':
-      enterLobby('You were removed from the room.');
+      enterLobby(t('notice.removed'));
       break;
     case 'closed':
-      enterLobby('The room was closed by a moderator.');
+      enterLobby(t('notice.closed'));
       break;
     case 'canvas':
       board.reset(msg.w, msg.h);
@@ -812,21 +949,34 @@ function onTurnEnd(msg) {
   countdown.stop();
   board.setEnabled(false);
   S.turnEndOpen = true;
+  S.turnEndMsg = msg;
+  takeRatings(msg.ratings);
+  renderTurnEnd();
+  chat.system('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
+  sounds.play('turnEnd');
+  renderRoom();
+}
+
+function renderTurnEnd() {
+  const msg = S.turnEndMsg;
+  if (!msg) return;
   $('#turnend-word').textContent = String(msg.word ?? '');
-  $('#turnend-reason').textContent = TURN_END_REASONS[msg.reason] || String(msg.reason ?? '');
+  $('#turnend-word').dir = 'auto';
+  $('#turnend-reason').textContent = ['time', 'allGuessed', 'skipped', 'drawerLeft'].includes(msg.reason) ? t(`reason.${msg.reason}`) : String(msg.reason ?? '');
+  const ratings = $('#turnend-ratings');
+  show(ratings, Boolean(msg.ratings));
+  if (msg.ratings) ratings.replaceChildren(icon('like'), ` ${S.ratings.likes}   `, icon('dislike'), ` ${S.ratings.dislikes}`);
   const list = $('#turnend-scores');
   list.replaceChildren();
   const entries = Object.entries(msg.scores || {}).sort((a, b) => Number(b[1]) - Number(a[1]));
   for (const [id, delta] of entries) {
     const d = Number(delta) || 0;
     list.append(el('li', { className: d > 0 ? 'up' : '' },
-      el('span', { text: playerName(id) }),
-      el('span', { className: 'delta', text: d > 0 ? `+${d}` : String(d) }),
+      el('span', { className: 'who' }, avatarNode(player(id)?.avatar, playerName(id), { size: 22 }), el('span', { text: playerName(id) })),
+      el('span', { className: 'delta', attrs: { dir: 'ltr' }, text: d > 0 ? `+${d}` : String(d) }),
     ));
   }
-  if (entries.length === 0) list.append(el('li', { className: 'muted', text: 'Nobody scored.' }));
-  systemChat(`The word was “${String(msg.word ?? '')}”.`, 'reveal');
-  renderRoom();
+  if (entries.length === 0) list.append(el('li', { className: 'muted', text: t('room.nobodyScored') }));
 }
 
 function onGameEnd(msg) {
@@ -836,30 +986,41 @@ function onGameEnd(msg) {
   board.setEnabled(false);
   S.turnEndOpen = false;
   S.gameEndOpen = true;
+  S.gameEndMsg = msg;
+  S.announcedTurn = null;
+  renderGameEnd();
+  const mine = withPlaces(msg.ranking).find((r) => r.id === S.meId);
+  if (mine) chat.system('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
+  sounds.play('gameEnd');
+  renderRoom();
+  $('#gameend-close').focus();
+}
+
+function renderGameEnd() {
+  const msg = S.gameEndMsg;
+  if (!msg) return;
   const ranking = withPlaces(msg.ranking);
   const podium = $('#podium');
   const rest = $('#ranking');
   podium.replaceChildren();
   rest.replaceChildren();
   for (const r of ranking) {
-    const item = el('li', { className: `place place-${Math.min(r.place, 4)}`, dataset: { place: String(r.place) } },
+    const name = r.name || playerName(r.id);
+    const item = el('li', { className: `place place-${Math.min(r.place, 4)}`, dataset: { place: String(r.place), id: String(r.id ?? '') } },
+      avatarNode(r.avatar ?? player(r.id)?.avatar, name, { size: r.place <= 3 ? 48 : 22 }),
       el('span', { className: 'place-no', text: `${r.place}.` }),
-      el('span', { className: 'place-name', text: r.name || playerName(r.id) }),
-      el('span', { className: 'place-score', text: `${r.score} pts` }),
+      el('span', { className: 'place-name', attrs: { dir: 'auto' }, text: name }),
+      el('span', { className: 'place-score', text: t('player.points', { n: r.score }) }),
     );
     (r.place <= 3 ? podium : rest).append(item);
   }
-  const mine = ranking.find((r) => r.id === S.meId);
-  if (mine) systemChat(`Game over — you finished #${mine.place} with ${mine.score} points.`, 'reveal');
-  renderRoom();
-  $('#gameend-close').focus();
 }
 
 function onError(msg) {
   if (msg.code === 'bad_name' && !S.welcomed) {
     conn.stop();
     showScreen('name');
-    $('#name-error').textContent = msg.message || ERROR_TEXT.bad_name;
+    $('#name-error').textContent = t('error.bad_name');
     return;
   }
   if (['room_not_found', 'room_full', 'banned'].includes(msg.code) && currentScreen() !== 'room') {
@@ -879,35 +1040,10 @@ function joinPending() {
 
 // ---------------------------------------------------------------- connection status
 
-function onStatus({ state, message, retryInMs }) {
-  const dot = $('#conn-state');
-  dot.dataset.state = state;
-  show(dot, true); // hidden on the nickname screen until the first connection attempt
-  const banner = $('#banner');
-  const action = $('#banner-action');
-  if (state === 'open') {
-    $('#conn-text').textContent = 'Online';
-    show(banner, false);
-  } else if (state === 'connecting') {
-    $('#conn-text').textContent = 'Connecting…';
-  } else if (state === 'reconnecting') {
-    $('#conn-text').textContent = 'Reconnecting…';
-    $('#banner-text').textContent = retryInMs ? `${message || 'Connection lost.'} (next try in ${Math.ceil(retryInMs / 1000)} s)` : message || 'Reconnecting…';
-    action.textContent = 'Retry now';
-    show(action, true);
-    show(banner, true);
-  } else if (state === 'stopped') {
-    $('#conn-text').textContent = 'Offline';
-    if (message) {
-      $('#banner-text').textContent = message;
-      action.textContent = 'Reconnect here';
-      show(action, true);
-      show(banner, true);
-    } else {
-      show(banner, false);
-    }
-  }
-  if (state !== 'open') {
+function onStatus(status) {
+  S.lastStatus = status;
+  renderStatus(status);
+  if (status.state !== 'open') {
     S.welcomed = false;
     board.setEnabled(false);
     board.batcher.reset();
@@ -916,11 +1052,77 @@ function onStatus({ state, message, retryInMs }) {
   }
 }
 
+function renderStatus({ state, key, retryInMs }) {
+  const dot = $('#conn-state');
+  dot.dataset.state = state;
+  show(dot, true); // hidden on the nickname screen until the first connection attempt
+  const banner = $('#banner');
+  const action = $('#banner-action');
+  const message = key ? t(key) : '';
+  if (state === 'open') {
+    $('#conn-text').textContent = t('conn.online');
+    show(banner, false);
+  } else if (state === 'connecting') {
+    $('#conn-text').textContent = t('conn.connecting');
+  } else if (state === 'reconnecting') {
+    $('#conn-text').textContent = t('conn.reconnecting');
+    $('#banner-text').textContent = retryInMs
+      ? t('banner.nextTry', { message: message || t('close.lost'), s: Math.ceil(retryInMs / 1000) })
+      : message || t('conn.reconnecting');
+    action.textContent = t('banner.retry');
+    show(action, true);
+    show(banner, true);
+  } else if (state === 'stopped') {
+    $('#conn-text').textContent = t('conn.offline');
+    if (message) {
+      $('#banner-text').textContent = message;
+      action.textContent = t('banner.reconnectHere');
+      show(action, true);
+      show(banner, true);
+    } else {
+      show(banner, false);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- language switch
+
+/** Re-render everything code wrote after a language switch (markup is done by i18n.js). */
+function retranslate() {
+  retranslateToolbar();
+  retranslateSettings();
+  chat.retranslate();
+  builder?.render();
+  if (S.lastStatus) renderStatus(S.lastStatus);
+  renderRoomList(S.rooms);
+  if (S.invite) renderInvite();
+  if (S.pendingJoin) $('#name-room-hint').textContent = t('name.joining', { code: S.pendingJoin });
+  if (S.room) {
+    renderTurnEnd();
+    renderGameEnd();
+    renderRoom();
+  }
+  tick();
+}
+
+async function loadWordLanguages() {
+  try {
+    const res = await fetch('/api/languages', { headers: { Accept: 'application/json' } });
+    if (res.ok) setWordLanguages(await res.json());
+  } catch {
+    /* an older server: keep the built-in list */
+  }
+}
+
 // ---------------------------------------------------------------- boot
 
+let builder = null;
+
 function boot() {
+  setLocale(initialLocale(), { remember: false });
   board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
-  window.drawserverClient = { state: S, board, conn }; // for debugging and the e2e test
+  chat = new ChatLog($('#chat-log'), player);
+  window.drawserverClient = { state: S, board, conn, sounds }; // for debugging and the e2e test
 
   conn.addEventListener('message', (ev) => onMessage(ev.detail));
   conn.addEventListener('binary', (ev) => { if (S.room) board.applyFrame(ev.detail); });
@@ -928,6 +1130,12 @@ function boot() {
   $('#banner-action').addEventListener('click', () => conn.reconnectNow());
 
   hydrateIcons();
+  initPrefs(sounds, retranslate);
+  initPlayerMenu();
+  builder = new AvatarBuilder({ preview: $('#avatar-preview'), parts: $('#avatar-parts'), random: $('#avatar-random') }, (a) => {
+    S.avatar = a;
+    conn.avatar = a;
+  });
   initNameScreen();
   initLobby();
   initRoomControls();
@@ -935,6 +1143,11 @@ function boot() {
   initToolbar();
   setTool('pen');
   setInterval(tick, 250);
+  loadWordLanguages();
+  window.addEventListener('resize', () => {
+    closePlayerMenu();
+    fitBoard();
+  });
 
   // invite link /?room=CODE
   const params = new URLSearchParams(location.search);
@@ -943,10 +1156,10 @@ function boot() {
     if (isValidCode(code)) {
       S.pendingJoin = code;
       const hint = $('#name-room-hint');
-      hint.textContent = `You are joining room ${code}.`;
+      hint.textContent = t('name.joining', { code });
       show(hint, true);
     } else {
-      toast('The invite link has an invalid room code.', 'error');
+      toast(t('invite.badLink'), 'error');
     }
     history.replaceState(null, '', location.pathname);
   }

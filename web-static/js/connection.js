@@ -33,13 +33,15 @@ export function saveToken(token) {
  * Events (EventTarget, detail in event.detail):
  *  - "message": a parsed JSON object from the server
  *  - "binary":  a Uint8Array binary frame
- *  - "status":  {state: "connecting"|"open"|"reconnecting"|"stopped", message?, code?, retryInMs?}
+ *  - "status":  {state: "connecting"|"open"|"reconnecting"|"stopped", key?, code?, retryInMs?}
+ *    (`key` names the interface string of the state's message, js/i18n.js)
  */
 export class Connection extends EventTarget {
   constructor({ url = wsUrl(), name = '' } = {}) {
     super();
     this.url = url;
     this.name = name;
+    this.avatar = null; // {color, eyes, mouth, accessory} sent in hello (js/avatar.js)
     this.ws = null;
     this.attempt = 0;
     this.retryTimer = null;
@@ -73,12 +75,12 @@ export class Connection extends EventTarget {
   }
 
   /** Close for good (no reconnect). */
-  stop(message = '') {
+  stop(key = '') {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.dropSocket();
-    this.setStatus('stopped', { message });
+    this.setStatus('stopped', { key });
   }
 
   reconnectNow() {
@@ -105,12 +107,12 @@ export class Connection extends EventTarget {
 
   open() {
     this.dropSocket();
-    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting', { message: this.attempt === 0 ? 'Connecting…' : 'Reconnecting…' });
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting', { key: this.attempt === 0 ? 'conn.connecting' : 'conn.reconnecting' });
     let ws;
     try {
       ws = new WebSocket(this.url);
     } catch (e) {
-      this.scheduleRetry({ reconnect: true, message: 'Cannot open a connection; retrying…' });
+      this.scheduleRetry({ reconnect: true, key: 'close.cannotOpen' });
       return;
     }
     ws.binaryType = 'arraybuffer';
@@ -119,6 +121,7 @@ export class Connection extends EventTarget {
       const hello = { t: 'hello', name: this.name };
       const token = loadToken();
       if (token) hello.token = token;
+      if (this.avatar) hello.avatar = this.avatar;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
@@ -164,7 +167,7 @@ export class Connection extends EventTarget {
       this.dispatchEvent(new CustomEvent('closed', { detail: { code: ev.code, reason: ev.reason, policy } }));
       if (!policy.reconnect) {
         this.stopped = true;
-        this.setStatus('stopped', { message: policy.message, code: ev.code });
+        this.setStatus('stopped', { key: policy.key, code: ev.code });
         return;
       }
       this.scheduleRetry(policy, ev.code);
@@ -194,7 +197,7 @@ export class Connection extends EventTarget {
     let delay = backoffDelay(this.attempt, { baseMs: policy.fast ? 250 : 500, maxMs: 15000 });
     if (policy.slow) delay = Math.max(delay, 5000);
     this.attempt++;
-    this.setStatus('reconnecting', { message: policy.message, code, retryInMs: delay });
+    this.setStatus('reconnecting', { key: policy.key, code, retryInMs: delay });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.stopped) this.open();

@@ -12,6 +12,11 @@ const PATHS = {
   pencil: ['M4 20l4.5-1 10-10a2.1 2.1 0 0 0-3-3l-10 10L4 20z'],
   check: ['M5 12.5l4.5 4.5L19 7.5'],
   skip: ['M5 5l10 7-10 7V5z', 'M19 5v14'],
+  like: ['M7 10v10H4V10h3z', 'M7 10l4-7a2 2 0 0 1 3 2l-1 4h5.5a2 2 0 0 1 2 2.3l-1.2 7A2 2 0 0 1 17.3 20H7'],
+  dislike: ['M7 14V4H4v10h3z', 'M7 14l4 7a2 2 0 0 0 3-2l-1-4h5.5a2 2 0 0 0 2-2.3l-1.2-7A2 2 0 0 0 17.3 4H7'],
+  volume: ['M4 9h4l5-4v14l-5-4H4V9z', 'M16.5 8.5a5 5 0 0 1 0 7', 'M19 6a8.5 8.5 0 0 1 0 12'],
+  mute: ['M4 9h4l5-4v14l-5-4H4V9z', 'M17 9l5 6', 'M22 9l-5 6'],
+  more: ['M5 12h.01', 'M12 12h.01', 'M19 12h.01'],
 };
 
 /** An <svg> icon; decorative (aria-hidden) unless a label is given. */

@@ -3,6 +3,7 @@
 
 import { $, el, show, toast } from './dom.js';
 import { icon } from './icons.js';
+import { avatarNode } from './avatar.js';
 
 const TOKEN_KEY = 'drawserver.moderatorToken';
 const REFRESH_MS = 4000;
@@ -185,6 +186,7 @@ function updateCard(card) {
       if (p.connected === false) label.push('offline');
       if (p.spectator) label.push('spectating');
       return el('li', { className: cls.join(' '), dataset: { id }, title: `${label.join(', ')} — id ${id}` },
+        avatarNode(p.avatar, p.name, { size: 20 }),
         id === d.drawer ? icon('pencil') : id === d.host ? icon('crown') : null,
         el('span', { text: p.name || '?' }),
       );
@@ -334,6 +336,7 @@ async function openKick(code) {
       if (p.connected === false) notes.push('offline');
       choices.append(el('label', { className: 'kick-option' },
         el('input', { type: 'radio', name: 'kick-player', value: id, on: { change: () => { $('#kick-id').value = id; } } }),
+        avatarNode(p.avatar, p.name, { size: 24 }),
         el('span', { text: p.name || '?' }),
         notes.length ? el('span', { className: 'muted small', text: `(${notes.join(', ')})` }) : null,
         el('code', { text: id }),

@@ -1,16 +1,25 @@
 // Room settings fields shared by the "create room" form and the host's editor.
 
 import { el } from './dom.js';
+import { t, locale } from './i18n.js';
 import { SETTING_LIMITS, buildSettings } from './util.js';
 
 const NUMERIC = [
-  ['rounds', 'Rounds', 1],
-  ['drawTimeSec', 'Draw time (s)', 10],
-  ['maxPlayers', 'Max players', 1],
-  ['wordChoices', 'Word choices', 1],
-  ['hints', 'Hints', 1],
+  ['rounds', 'settings.rounds', 1],
+  ['drawTimeSec', 'settings.drawTime', 10],
+  ['maxPlayers', 'settings.maxPlayers', 1],
+  ['wordChoices', 'settings.wordChoices', 1],
+  ['hints', 'settings.hints', 1],
 ];
 
+/** Word lists when the server has no GET /api/languages (an older server). */
+export const FALLBACK_WORD_LANGUAGES = Object.freeze([
+  { code: 'en', name: 'English' }, { code: 'de', name: 'Deutsch' }, { code: 'fr', name: 'Français' },
+  { code: 'es', name: 'Español' }, { code: 'pt', name: 'Português' }, { code: 'it', name: 'Italiano' },
+  { code: 'ru', name: 'Русский' }, { code: 'ar', name: 'العربية' },
+]);
+
+let wordLanguages = FALLBACK_WORD_LANGUAGES;
 let uid = 0;
 
 /** Fill `container` with settings inputs. */
@@ -23,23 +32,53 @@ export function buildSettingsFields(container) {
     const id = `${prefix}-${key}`;
     grid.append(
       el('div', { className: 'field' },
-        el('label', { attrs: { for: id }, text: label }),
+        el('label', { attrs: { for: id }, text: t(label), dataset: { i18n: label } }),
         el('input', { id, type: 'number', min, max, step, value: def, dataset: { key }, attrs: { inputmode: 'numeric' } }),
       ),
     );
   }
+  const langId = `${prefix}-language`;
+  grid.append(
+    el('div', { className: 'field field-language' },
+      el('label', { attrs: { for: langId }, text: t('settings.language'), dataset: { i18n: 'settings.language' } }),
+      el('select', { id: langId, dataset: { key: 'language' } }),
+    ),
+  );
   container.append(grid);
+  fillLanguageSelect(container.querySelector('[data-key=language]'));
   const wordsId = `${prefix}-customWords`;
   container.append(
     el('div', { className: 'field' },
-      el('label', { attrs: { for: wordsId }, text: 'Custom words (one per line or comma-separated)' }),
-      el('textarea', { id: wordsId, rows: 3, dataset: { key: 'customWords' }, attrs: { spellcheck: 'false', placeholder: 'giraffe, hot air balloon, pizza' } }),
+      el('label', { attrs: { for: wordsId }, text: t('settings.customWords'), dataset: { i18n: 'settings.customWords' } }),
+      el('textarea', { id: wordsId, rows: 3, dataset: { key: 'customWords' }, attrs: { spellcheck: 'false', placeholder: t('settings.customPlaceholder') } }),
     ),
     el('label', { className: 'check' },
       el('input', { type: 'checkbox', dataset: { key: 'customOnly' } }),
-      ' Use only the custom words',
+      el('span', { text: t('settings.customOnly'), dataset: { i18n: 'settings.customOnly' } }),
     ),
   );
+}
+
+function fillLanguageSelect(select) {
+  if (!select) return;
+  const value = select.value || 'en';
+  select.replaceChildren(...wordLanguages.map((l) => el('option', {
+    value: l.code,
+    text: Number.isInteger(l.words) ? t('settings.words', { name: l.name, n: new Intl.NumberFormat(locale()).format(l.words) }) : l.name,
+  })));
+  select.value = wordLanguages.some((l) => l.code === value) ? value : 'en';
+}
+
+/**
+ * Adopt the server's word lists (GET /api/languages: [{code, name, words}]); entries
+ * that are not {string code, string name} are dropped, an empty result keeps the fallback.
+ */
+export function setWordLanguages(list) {
+  const ok = (Array.isArray(list) ? list : [])
+    .filter((l) => l && typeof l.code === 'string' && typeof l.name === 'string' && l.code.length <= 8)
+    .map((l) => ({ code: l.code, name: l.name.slice(0, 40), words: Number.isInteger(l.words) ? l.words : undefined }));
+  if (ok.length) wordLanguages = ok;
+  for (const select of document.querySelectorAll('select[data-key=language]')) fillLanguageSelect(select);
 }
 
 /** Read the settings object (clamped to the protocol ranges). */
@@ -56,21 +95,31 @@ export function fillSettings(container, settings = {}) {
   for (const input of container.querySelectorAll('[data-key]')) {
     const key = input.dataset.key;
     const value = settings[key];
-    if (value === undefined || value === null) continue;
-    if (input.type === 'checkbox') input.checked = Boolean(value);
-    else if (key === 'customWords') {
+    if (key === 'customWords') {
       // Only the host is sent the words themselves; everyone else gets their count.
       const words = Array.isArray(value) ? value : [];
       const count = Number(settings.customWordCount ?? words.length) || 0;
-      input.value = words.join('\n');
-      input.placeholder = words.length === 0 && count > 0
-        ? `${count} custom word${count === 1 ? '' : 's'} (only the host sees them)`
-        : 'giraffe, hot air balloon, pizza';
+      if (value !== undefined && value !== null) input.value = words.join('\n');
+      input.placeholder = words.length === 0 && count > 0 ? t('settings.customCount', { n: count }) : t('settings.customPlaceholder');
+      continue;
     }
-    else input.value = String(value);
+    if (value === undefined || value === null) continue;
+    if (input.type === 'checkbox') input.checked = Boolean(value);
+    else if (key === 'language' && ![...input.options].some((o) => o.value === value)) {
+      input.append(el('option', { value: String(value), text: String(value) }));
+      input.value = String(value);
+    } else input.value = String(value);
   }
 }
 
 export function setSettingsDisabled(container, disabled) {
   for (const input of container.querySelectorAll('[data-key]')) input.disabled = disabled;
+}
+
+/** After a language switch: the option labels carry translated word counts. */
+export function retranslateSettings() {
+  for (const select of document.querySelectorAll('select[data-key=language]')) fillLanguageSelect(select);
+  for (const ta of document.querySelectorAll('textarea[data-key=customWords]')) {
+    if (!ta.placeholder || !/\d/.test(ta.placeholder)) ta.placeholder = t('settings.customPlaceholder');
+  }
 }

@@ -157,23 +157,26 @@ export function backoffDelay(attempt, { baseMs = 500, maxMs = 15000, random = Ma
   return Math.round(exp * (0.5 + random() * 0.5));
 }
 
-/** What to do when the socket closes with a code (client policy, see docs/CLIENT.md). */
+/**
+ * What to do when the socket closes with a code (client policy, see docs/CLIENT.md).
+ * `key` names the interface string (js/i18n.js); `message` is its English text.
+ */
 export function closePolicy(code) {
   switch (code) {
     case 4001:
-      return { reconnect: false, message: 'This session moved to another tab.' };
+      return { reconnect: false, key: 'close.moved', message: 'This session moved to another tab.' };
     case 1012:
-      return { reconnect: true, fast: true, message: 'The server is restarting; reconnecting…' };
+      return { reconnect: true, fast: true, key: 'close.restarting', message: 'The server is restarting; reconnecting…' };
     case 4008:
-      return { reconnect: true, message: 'The connection was too slow; reconnecting…' };
+      return { reconnect: true, key: 'close.slow', message: 'The connection was too slow; reconnecting…' };
     case 4003:
-      return { reconnect: true, message: 'The server did not receive our hello in time; reconnecting…' };
+      return { reconnect: true, key: 'close.noHello', message: 'The server did not receive our hello in time; reconnecting…' };
     case 1008:
-      return { reconnect: true, slow: true, message: 'Disconnected by the server (too many messages); reconnecting…' };
+      return { reconnect: true, slow: true, key: 'close.tooMany', message: 'Disconnected by the server (too many messages); reconnecting…' };
     case 1009:
-      return { reconnect: true, slow: true, message: 'Disconnected by the server (message too big); reconnecting…' };
+      return { reconnect: true, slow: true, key: 'close.tooBig', message: 'Disconnected by the server (message too big); reconnecting…' };
     default:
-      return { reconnect: true, message: 'Connection lost; reconnecting…' };
+      return { reconnect: true, key: 'close.lost', message: 'Connection lost; reconnecting…' };
   }
 }
 
