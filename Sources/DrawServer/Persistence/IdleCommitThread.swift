@@ -11,9 +11,8 @@ import Glibc
 ///
 /// Why not GRDB's own queue at a low priority: a nice-10 thread still keeps the CPU for its
 /// scheduling slice when an event loop wakes up (Linux's EEVDF protects a running slice),
-/// so each commit, about 0.6 ms at 64 rooms of 8, held back the deliveries that arrived
-/// meanwhile: 13 commits a second put a percent of the frames 0.3 to 0.8 ms late and
-/// doubled p99 at light load. A `SCHED_IDLE` thread is preempted as soon as an event loop
+/// so each commit held back the deliveries that arrived meanwhile and raised p99 at light
+/// load (docs/BENCHMARKS.md, Persistence). A `SCHED_IDLE` thread is preempted as soon as an event loop
 /// wakes. Its commits run on this thread because GRDB's synchronous `write` runs on the
 /// calling thread; the policy is set once and never changed back (an unprivileged thread
 /// may not leave `SCHED_IDLE`), which is why the thread is not shared with anything else.

@@ -105,8 +105,8 @@ extension PersistenceWriter {
 
 extension Database {
     /// Executes `sql` through GRDB's statement cache: a statement is prepared once per
-    /// connection instead of once per row (preparing cost more than the insert itself:
-    /// 7.7 µs per stroke frame before, in `bench-relay --persist`).
+    /// connection instead of once per row (preparing cost more than the insert itself;
+    /// `bench-relay --persist` shows it, docs/BENCHMARKS.md).
     func cachedExecute(sql: String, arguments: StatementArguments = StatementArguments()) throws {
         try cachedStatement(sql: sql).execute(arguments: arguments)
     }

@@ -26,8 +26,8 @@ final class ReplayConnection: @unchecked Sendable {
     private var socket: (any Channel)?
     /// Held strongly until the close is reported, then let go (the peer holds this
     /// connection too). Not weak: a weak reference gives the peer a side table, and then
-    /// every retain of it, several per received frame, took the runtime's slow path (about
-    /// 3 % of the load generator's CPU).
+    /// every retain of it, several per received frame, took the runtime's slow path
+    /// (docs/BENCHMARKS.md).
     private(set) var peer: (any ReplayPeer)?
     private var closedReported = false
     /// Set once we asked to close, so the close is not reported as unexpected.

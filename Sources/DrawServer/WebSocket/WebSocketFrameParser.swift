@@ -7,8 +7,8 @@ import NIOWebSocket
 /// It parses straight out of the buffers the socket read: a payload is a slice of them,
 /// copied only to unmask it or when a frame spans two reads. On the server this replaced
 /// NIO's `ByteToMessageHandler` and `WebSocketFrameDecoder`, two more handlers (and their
-/// contexts and buffer) that every drawing frame passed on its way in; in the load generator
-/// they cost about 15 % of its CPU.
+/// contexts and buffer) that every drawing frame passed on its way in, and in the load
+/// generator a large share of its CPU (docs/BENCHMARKS.md).
 ///
 /// It refuses only what makes the byte stream unreadable or too big: the frame's meaning
 /// (masking, reserved bits, opcodes, fragmentation) is for its user to judge.
