@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Overload (issue 26): drawserver against uWebSockets from 256 to 768 busy rooms x 8 players,
+# alternated, 3 runs a step (benchmarks/run.sh does the runs and prints p50 / p99 / p99.9,
+# deliveries per second and the server's CPU per step), then a plot of p99 against load for
+# both servers (overload.png in the results folder).
+#
+# Usage: benchmarks/overload.sh [run.sh options, e.g. --bin PATH]
+# Environment: LEVELS (rooms per step, default "256 384 512 640 768"), REPS (3), DURATION (12).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/drawserver-overload-$(date -u +%Y%m%d-%H%M%S)}
+benchmarks/run.sh --servers "drawserver uws" --no-search --levels "${LEVELS:-256 384 512 640 768}" \
+    --reps "${REPS:-3}" --duration "${DURATION:-12}" --out "$out" "$@"
+.venv-bench/bin/pip install -q matplotlib
+.venv-bench/bin/python benchmarks/overload_plot.py "$out/runs.json" "$out/overload.png"
