@@ -215,9 +215,9 @@ final class PostgresGameStore: GameStore, Service {
             var playersSince = GameDatabase.wallClockMs - 5_000
             while !Task.isCancelled {
                 await self.waitForBatch()
-                // Any of the database calls below may wait for a connection without a
-                // deadline while the database is unreachable: one that waits too long is
-                // reported as the fault it is.
+                // Any of this iteration's database calls (leases, commits, heartbeat, the
+                // directory) may wait for a connection without a deadline while the database
+                // is unreachable: one that waits too long is reported as the fault it is.
                 let started = ContinuousClock.now
                 let watchdog = Task { [weak self, stalled = self.configuration.stalledCommit] in
                     try await Task.sleep(for: stalled)
@@ -225,9 +225,6 @@ final class PostgresGameStore: GameStore, Service {
                 }
                 await self.tickLeases()
                 await self.commitPending()
-                watchdog.cancel()
-                // Answered in time with nothing left waiting: the database is reachable.
-                if ContinuousClock.now - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
                 // Every commit stamps the node's alive_at; an idle node stamps it at least
                 // once a second, so a crashed node's rooms know how long they ran.
                 if ContinuousClock.now - lastBeat >= .seconds(1) {
@@ -243,6 +240,9 @@ final class PostgresGameStore: GameStore, Service {
                     playersSince = since
                     lastDirectory = ContinuousClock.now
                 }
+                watchdog.cancel()
+                // Answered in time with nothing left waiting: the database is reachable.
+                if ContinuousClock.now - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
             }
         }
         await commitPending()
