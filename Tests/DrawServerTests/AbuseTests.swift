@@ -228,10 +228,7 @@ struct AbuseTests {
             slow.sendText(#"{"t":"hello","name":"Slow"}"#)
             slow.sendText(#"{"t":"join","code":"\#(code)"}"#)
             try await ada.next("joined")
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            try await ada.next("turn")
+            try await startGame(ada)
             // Big valid frames: a 1,024-point zig-zag, over and over.
             var cursor = StrokeCursor()
             let zigzag = FrameCodec.encode([

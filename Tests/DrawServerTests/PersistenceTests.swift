@@ -41,10 +41,7 @@ struct PersistenceTests {
         try await bob.hello("Bob")
         try await cy.hello("Cy")
         let code = try await seat(ada, [bob, cy], settings: #"{"rounds":2,"drawTimeSec":120}"#)
-        ada.send(#"{"t":"start"}"#)
-        try await ada.next("choose")
-        ada.send(#"{"t":"choose","index":0}"#)
-        let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+        let word = try #require(try await startGame(ada)["word"]?.stringValue)
         let strokes = [
             strokeBytes(from: Point(x: 100, y: 100), to: Point(x: 700, y: 500), width: 12),
             strokeBytes(from: Point(x: 700, y: 100), to: Point(x: 100, y: 500), width: 3),
@@ -189,10 +186,7 @@ struct ExportTests {
         try await ada.hello("Ada")
         try await bob.hello("Bob")
         let code = try await seat(ada, [bob])
-        ada.send(#"{"t":"start"}"#)
-        try await ada.next("choose")
-        ada.send(#"{"t":"choose","index":0}"#)
-        let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+        let word = try #require(try await startGame(ada)["word"]?.stringValue)
         let frames = [strokeBytes(from: Point(x: 5, y: 5), to: Point(x: 90, y: 80)), strokeBytes(from: Point(x: 300, y: 5), to: Point(x: 90, y: 480))]
         for frame in frames { ada.send(binary: frame) }
         _ = try await bob.nextBinary(bytes: frames.map(\.count).reduce(0, +))

@@ -252,10 +252,7 @@ extension PersistenceTests {
             try await cy.hello("Cy")
             // Cy does not guess, so the turn is still on when the node dies.
             let code = try await seat(ada, [bob, cy], settings: #"{"rounds":2,"drawTimeSec":120}"#)
-            ada.send(#"{"t":"start"}"#)
-            try await ada.next("choose")
-            ada.send(#"{"t":"choose","index":0}"#)
-            let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+            let word = try #require(try await startGame(ada)["word"]?.stringValue)
             let strokes = [
                 strokeBytes(from: Point(x: 100, y: 100), to: Point(x: 700, y: 500), width: 12),
                 strokeBytes(from: Point(x: 400, y: 40), to: Point(x: 410, y: 560), width: 30),

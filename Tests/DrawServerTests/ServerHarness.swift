@@ -61,6 +61,13 @@ func seat(_ host: TestClient, _ others: [TestClient], settings: String = #"{"rou
 @discardableResult
 func startTurn(_ host: TestClient, _ others: [TestClient], settings: String = #"{"rounds":1}"#) async throws -> [String: JSONValue] {
     try await seat(host, others, settings: settings)
+    return try await startGame(host)
+}
+
+/// Starts the seated room's game and has the host (the first drawer) choose the first
+/// word; returns the host's `turn` message (with the word).
+@discardableResult
+func startGame(_ host: TestClient) async throws -> [String: JSONValue] {
     host.send(#"{"t":"start"}"#)
     try await host.next("choose")
     host.send(#"{"t":"choose","index":0}"#)

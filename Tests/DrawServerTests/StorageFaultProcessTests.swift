@@ -54,10 +54,7 @@ struct StorageFaultProcessTests {
         try await dee.hello("Dee")
         // Dee never guesses, so the turn goes on after Bob's guess.
         let code = try await seat(ada, [bob, dee], settings: #"{"rounds":2,"drawTimeSec":120}"#)
-        ada.send(#"{"t":"start"}"#)
-        try await ada.next("choose")
-        ada.send(#"{"t":"choose","index":0}"#)
-        let word = try #require(try await ada.next("turn")["word"]?.stringValue)
+        let word = try #require(try await startGame(ada)["word"]?.stringValue)
         let before = (0..<5).map(Self.longStroke)
         for frame in before { ada.send(binary: frame) }
         _ = try await bob.nextBinary(bytes: before.map(\.count).reduce(0, +))
