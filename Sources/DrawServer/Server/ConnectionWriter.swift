@@ -40,8 +40,13 @@ final class ConnectionWriter: @unchecked Sendable {
     let outbox: Outbox
     let maxFrameSize: Int
     let scheduler: EventLoopWriteScheduler
-    /// On the event loop only. Weak: the sink (the connection's handler) owns this writer.
-    private weak var sink: (any Sink)?
+    /// On the event loop only. Unowned, for the reason the outbox's reference to this writer
+    /// is: the sink (the connection's handler) owns this writer. Touched only while
+    /// `sinkAttached`, which the sink clears when it leaves the pipeline; the writer may
+    /// outlive it briefly, in its scheduler's queue.
+    private unowned(safe) let sink: any Sink
+    /// On the event loop only.
+    private var sinkAttached = true
     /// The array drains swap with the outbox's, kept between drains. On the event loop only.
     private var spare: [WireFrame] = []
 
@@ -61,13 +66,22 @@ final class ConnectionWriter: @unchecked Sendable {
 
     /// Writes a frame the outbox reserved the socket for. On the event loop only.
     func sendNow(_ frame: WireFrame) {
-        sink?.sendNow(frame)
+        guard sinkAttached else { return }
+        sink.sendNow(frame)
+    }
+
+    /// The sink left the pipeline (the channel closed): nothing more is queued or written,
+    /// and neither the outbox nor this writer refers to the sink or the writer again. On
+    /// the event loop, called by the sink before it lets go of this writer.
+    func connectionClosed() {
+        sinkAttached = false
+        outbox.finish()
     }
 
     /// Writes what is queued. Runs on the event loop (scheduled, or when the socket
     /// becomes writable again).
     func drain() {
-        guard let sink, sink.isWritable else { return }
+        guard sinkAttached, sink.isWritable else { return }
         var frames = spare
         spare = []
         var close: Outbox.Close?

@@ -38,10 +38,13 @@ final class Outbox: Sendable {
         var immediateSends = 0
         var frames: [WireFrame] = []
         var close: Close?
-        /// Woken (outside the lock) when work arrives and no drain is requested yet. Weak:
-        /// the writer holds this outbox, and rooms may hold the outbox after the connection
-        /// and its writer are gone. Loaded once per wake-up, not per frame.
-        weak var writer: ConnectionWriter?
+        /// Woken (outside the lock) when work arrives and no drain is requested yet, and
+        /// handed out for frames sent at once. Unowned: the writer owns this outbox, and a
+        /// weak reference would give the writer a side table, putting every retain of it on
+        /// the slow path. Safe because it is let go, under this lock, before the writer can
+        /// be freed: the socket handler, which owns the writer, finishes the outbox when it
+        /// leaves the pipeline (`ConnectionWriter.connectionClosed`).
+        unowned(safe) var writer: ConnectionWriter?
     }
 
 
@@ -281,7 +284,7 @@ extension Outbox.State {
 
     /// Marks a drain as requested; returns the writer to wake if this is the first request.
     fileprivate mutating func requestDrain() -> ConnectionWriter? {
-        guard !drainRequested, let writer else { return nil }
+        guard !drainRequested, !finished, let writer else { return nil }
         drainRequested = true
         return writer
     }

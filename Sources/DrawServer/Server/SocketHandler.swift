@@ -35,6 +35,8 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         didSet {
             publishedImmediate = nil
             publishImmediateSends()
+            // Set after the channel went: finished at once, as `handlerRemoved` would have.
+            if removed { writer?.connectionClosed() }
         }
     }
     /// Set with the writer; sends the close handshake.
@@ -54,6 +56,8 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     private(set) var batchesHandedToNIO = 0
     /// What the outbox was last told about sending at once.
     private var publishedImmediate: Bool?
+    /// The handler left the pipeline: the channel is gone.
+    private var removed = false
 
     init(activity: ActivityMonitor, eventLoop: any EventLoop) {
         self.activity = activity
@@ -85,10 +89,11 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// The channel closed: nothing more is queued for it.
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        removed = true
         socket = nil
         isWritable = false
         publishImmediateSends()
-        writer?.outbox.finish()
+        writer?.connectionClosed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
