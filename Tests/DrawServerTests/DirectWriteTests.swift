@@ -247,7 +247,7 @@ struct DirectWriteTests {
             Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
             var chunk = [UInt8](repeating: 0, count: 64)
             let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
-            outbox.sendReserved(first, immediate)
+            outbox.sendReserved(first, to: immediate)
             return got > 0 ? Array(chunk[0..<got]) : []
         }.get()
         #expect(beforeWrite.isEmpty, "nothing is written before the reserved frame")

@@ -145,9 +145,7 @@ final class CountingSink: ConnectionWriter.Sink, Sendable {
 
     /// Never called: the benchmark's outboxes never send at once, so it measures queueing
     /// and drains.
-    func sendNow(_ frame: WireFrame) {
-        write(frame, flush: true)
-    }
+    func writeRemainder(_ rest: ByteBuffer) {}
 
     func close(_ close: Outbox.Close) { closedPromise.succeed() }
 }

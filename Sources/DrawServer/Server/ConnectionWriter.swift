@@ -30,9 +30,9 @@ final class ConnectionWriter: @unchecked Sendable {
         /// writes its frames back to back, the last with `flush`, and nothing else writes to
         /// the connection in between, so a sink may hold a batch until its flush.
         func write(_ frame: WireFrame, flush: Bool)
-        /// Writes one frame at once, outside a drain (see `Outbox.reserve`), before anything
-        /// else is written to the connection.
-        func sendNow(_ frame: WireFrame)
+        /// Writes the rest of a frame a room sent at once (`Outbox.sendReserved`) that the
+        /// socket took only part of, before anything else is written to the connection.
+        func writeRemainder(_ rest: ByteBuffer)
         /// Starts the close handshake after everything written so far.
         func close(_ close: Outbox.Close)
     }
@@ -64,10 +64,10 @@ final class ConnectionWriter: @unchecked Sendable {
         scheduler.schedule(self)
     }
 
-    /// Writes a frame the outbox reserved the socket for. On the event loop only.
-    func sendNow(_ frame: WireFrame) {
+    /// Writes the rest of a frame the socket took only part of. On the event loop only.
+    func writeRemainder(_ rest: ByteBuffer) {
         guard sinkAttached else { return }
-        sink.sendNow(frame)
+        sink.writeRemainder(rest)
     }
 
     /// The sink left the pipeline (the channel closed): nothing more is queued or written,

@@ -147,7 +147,7 @@ final class LiveRoom: Sendable {
         // Recipients whose sockets take the frame at once: sent to after the lock is
         // released, so no lock is held across a system call. Each reservation makes later
         // frames for that recipient queue behind it, so the order the room decided holds.
-        var reserved: [(outbox: Outbox, writer: ConnectionWriter)] = []
+        var reserved: [(outbox: Outbox, socket: CInt)] = []
         var resyncLater: Int?
         var relayed = false
         let charge = state.withLock { s -> DrawCharge in
@@ -159,8 +159,8 @@ final class LiveRoom: Sendable {
                 s.prefetched = s.outboxes.prefetchForFanOut()
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
                     let outbox = s.outboxes.entries[index].outbox
-                    if case .reserved(let writer) = outbox.reserve(wire) {
-                        reserved.append((outbox, writer))
+                    if case .reserved(let socket) = outbox.reserve(wire) {
+                        reserved.append((outbox, socket))
                     }
                     recipients += 1
                 }
@@ -191,7 +191,7 @@ final class LiveRoom: Sendable {
                 return DrawCharge(points: frame.readableBytes / 2, invalid: error.code == .badOps)
             }
         }
-        for recipient in reserved { recipient.outbox.sendReserved(wire, recipient.writer) }
+        for recipient in reserved { recipient.outbox.sendReserved(wire, to: recipient.socket) }
         if let resyncLater {
             eventLoop.scheduleTask(in: .milliseconds(Int64(resyncLater))) { self.resyncDue(player) }
         }

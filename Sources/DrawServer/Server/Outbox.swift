@@ -30,9 +30,10 @@ final class Outbox: Sendable {
         /// a drain is scheduled, or waits for the socket to become writable again.
         var drainRequested = false
         var finished = false
-        /// The thread (the connection's event loop) on which a frame may go at once, while
-        /// the socket handler allows it (see `allowImmediateSends`).
-        var immediateThread: pthread_t?
+        /// The socket a frame may go to at once, and the thread (the connection's event
+        /// loop) on which it may, while the socket handler allows it (see
+        /// `allowImmediateSends`). Plain values: the fan-out touches no other object.
+        var immediate: Immediate?
         /// A frame `reserve` let go at once is being written; others queue behind it.
         var sendInFlight = false
         var immediateSends = 0
@@ -47,6 +48,12 @@ final class Outbox: Sendable {
         unowned(safe) var writer: ConnectionWriter?
     }
 
+
+    /// A socket that takes frames at once, and the thread that may send to it.
+    struct Immediate: Sendable {
+        var socket: CInt
+        var thread: pthread_t
+    }
 
     /// How long a client that overflowed its queue has to read the 4008 close before its
     /// socket is closed outright.
@@ -95,8 +102,8 @@ final class Outbox: Sendable {
     @discardableResult
     func send(_ frame: WireFrame) -> Bool {
         switch reserve(frame) {
-        case .reserved(let reservation):
-            sendReserved(frame, reservation)
+        case .reserved(let socket):
+            sendReserved(frame, to: socket)
             return true
         case .queued:
             return true
@@ -117,10 +124,10 @@ final class Outbox: Sendable {
     enum Reservation {
         /// The frame is queued for the writer.
         case queued
-        /// The frame goes at once: send it with `sendReserved`, on this thread, before
-        /// anything else is sent to this connection from here. Frames sent to the outbox in
-        /// between queue behind it.
-        case reserved(ConnectionWriter)
+        /// The frame goes at once to this socket: send it with `sendReserved`, on this
+        /// thread, before anything else is sent to this connection from here. Frames sent to
+        /// the outbox in between queue behind it.
+        case reserved(socket: CInt)
         /// The connection is closing, or the frame overflowed the queue.
         case refused
     }
@@ -135,33 +142,44 @@ final class Outbox: Sendable {
             // Nothing queued (`bytes` says so without touching the array's storage), no drain
             // requested or send in flight, and on the connection's event loop: nothing can be
             // overtaken.
-            if s.bytes == 0, !s.drainRequested, !s.sendInFlight, let thread = s.immediateThread,
-               pthread_equal(thread, pthread_self()) != 0, let writer = s.writer,
-               frame.bytes.readableBytes <= limit {
+            if s.bytes == 0, !s.drainRequested, !s.sendInFlight, let immediate = s.immediate,
+               pthread_equal(immediate.thread, pthread_self()) != 0, frame.bytes.readableBytes <= limit {
                 s.sendInFlight = true
-                return .reserved(writer)
+                return .reserved(socket: immediate.socket)
             }
             return s.queue(frame, limit: limit)
         }
-        if case .reserved(let writer) = outcome { return .reserved(writer) }
+        if case .reserved(let socket) = outcome { return .reserved(socket: socket) }
         return finish(outcome) ? .queued : .refused
     }
 
-    /// Writes a frame `reserve` reserved the socket for, holding no lock: the connection's
-    /// socket handler writes it (see `SocketHandler.sendNow`). Frames queued meanwhile
-    /// are drained after it.
-    func sendReserved(_ frame: WireFrame, _ writer: ConnectionWriter) {
-        writer.sendNow(frame)
-        let wake = state.withLock { s -> ConnectionWriter? in
+    /// Writes a frame `reserve` reserved `socket` for, holding no lock. The descriptor is
+    /// still the connection's: the handler withdraws it (`allowImmediateSends`) on this same
+    /// thread before the channel closes, and nothing else runs on this thread in between.
+    /// What the socket does not take goes through the connection's handler and NIO, and
+    /// everything after it queues behind it; frames queued meanwhile are drained after it.
+    func sendReserved(_ frame: WireFrame, to socket: CInt) {
+        let length = frame.bytes.readableBytes
+        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
+        let (wake, remainderWriter) = state.withLock { s -> (ConnectionWriter?, ConnectionWriter?) in
             s.sendInFlight = false
             s.immediateSends &+= 1
-            return s.bytes > 0 || s.close != nil ? s.requestDrain() : nil
+            // Rare: the socket's buffer is full. No more frames at once until the handler
+            // allows them again (it withdraws that while NIO writes the rest).
+            let remainderWriter = sent < length ? s.writer : nil
+            if sent < length { s.immediate = nil }
+            return (s.bytes > 0 || s.close != nil ? s.requestDrain() : nil, remainderWriter)
+        }
+        if let remainderWriter {
+            var rest = frame.bytes
+            rest.moveReaderIndex(forwardBy: sent)
+            remainderWriter.writeRemainder(rest)
         }
         wake?.workArrived()
     }
 
     fileprivate enum QueueOutcome {
-        case reserved(ConnectionWriter)
+        case reserved(socket: CInt)
         case queued(wake: ConnectionWriter?)
         case refused
         case overflowed(wake: ConnectionWriter?)
@@ -192,10 +210,10 @@ final class Outbox: Sendable {
     /// when that changes or the socket closes, on the same thread. A room relaying a
     /// drawer's frame on the loop that read it thus sends to each idle recipient on that loop
     /// with no queueing, wake-up or drain.
-    func allowImmediateSends(_ allowed: Bool) {
+    func allowImmediateSends(to socket: CInt?) {
         let thread = pthread_self()
         state.withLock { s in
-            s.immediateThread = allowed && !s.finished ? thread : nil
+            s.immediate = s.finished ? nil : socket.map { Immediate(socket: $0, thread: thread) }
         }
     }
 
@@ -222,7 +240,7 @@ final class Outbox: Sendable {
     func finish() {
         state.withLock { s in
             s.finished = true
-            s.immediateThread = nil
+            s.immediate = nil
             s.frames.removeAll()
             s.bytes = 0
             s.writer = nil
@@ -252,7 +270,7 @@ final class Outbox: Sendable {
             close = s.close
             if s.close != nil {
                 s.finished = true
-                s.immediateThread = nil
+                s.immediate = nil
                 s.writer = nil
             }
             return true

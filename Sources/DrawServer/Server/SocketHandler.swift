@@ -1,12 +1,13 @@
 import NIOCore
 
 /// The socket's end of a game connection's pipeline, on the connection's event loop: the
-/// only code that writes the connection's bytes to its socket. It also notes when the peer
-/// last sent anything (for the heartbeat), keeps the channel's writability (resuming the
-/// writer when the socket drains), and finishes the outbox when the channel goes.
+/// code that decides how the connection's bytes reach its socket. It also notes when the
+/// peer last sent anything (for the heartbeat), keeps the channel's writability (resuming
+/// the writer when the socket drains), and finishes the outbox when the channel goes.
 ///
 /// Frames leave in two ways: a drain's batch (`write`, from the `ConnectionWriter`) and a
-/// frame a room sends at once (`sendNow`, reserved through `Outbox.reserve`). Either goes
+/// frame a room sends at once (`Outbox.reserve`, then `Outbox.sendReserved` to the
+/// descriptor this handler lends the outbox while it allows that). Either goes
 /// straight to the socket in one `send` or `sendmsg`, past NIO's channel write path, which
 /// is most of what a write costs outside the kernel. The invariant that makes that safe:
 ///
@@ -137,17 +138,10 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
-    /// One frame a room sends at once, outside a drain (`Outbox.reserve`; allowed only while
-    /// `publishImmediateSends` says so): straight to the socket, and what the socket does not
-    /// take through NIO, behind which frames then queue.
-    func sendNow(_ frame: WireFrame) {
-        guard context != nil else { return }
-        var rest = frame.bytes
-        if writesInNIO == 0, let socket {
-            let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
-            if sent == rest.readableBytes { return }
-            rest.moveReaderIndex(forwardBy: sent)
-        }
+    /// The rest of a frame a room sent straight to the socket (`Outbox.sendReserved`) that
+    /// the socket took only part of: NIO writes it, and the connection's frames queue
+    /// behind it.
+    func writeRemainder(_ rest: ByteBuffer) {
         writeThroughNIO(rest)
     }
 
@@ -167,7 +161,7 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
         let allowed = isWritable && writesInNIO == 0 && context != nil && socket != nil
         guard allowed != publishedImmediate, let outbox = writer?.outbox else { return }
         publishedImmediate = allowed
-        outbox.allowImmediateSends(allowed)
+        outbox.allowImmediateSends(to: allowed ? socket : nil)
     }
 
     /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of
