@@ -4,7 +4,11 @@
 # deliveries per second and the server's CPU per step), then a plot of p99 against load for
 # both servers (overload.png in the results folder).
 #
-# Usage: benchmarks/overload.sh [run.sh options, e.g. --bin PATH]
+# Every run opens and joins all of its connections before drawing starts (run.sh's default
+# connect phase, `replay --connect-first`), so both servers hold the same connections when
+# measured; --no-connect-first turns it off.
+#
+# Usage: benchmarks/overload.sh [run.sh options, e.g. --bin PATH, --no-connect-first]
 # Environment: LEVELS (rooms per step, default "256 384 512 640 768"), REPS (3), DURATION (12).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -20,6 +20,10 @@
 #   --bin PATH: the drawserver binary to measure (default: a release build of this checkout;
 #               it needs its drawserver_Rooms.resources folder next to it).
 #   --report-only DIR: print the tables again from DIR/runs.json (no runs).
+#   --no-connect-first: open rooms during the run (over --ramp 2) instead of the default
+#               connect phase: by default every load run opens and joins all of its
+#               connections first (`replay --connect-first`) and starts drawing in every room
+#               together, so the servers compared hold the same connections when measured.
 # Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3),
 # BASELINE_BIN (for drawserver-base).
 set -euo pipefail
@@ -33,6 +37,7 @@ search=1
 out=""
 bin=""
 quick=0
+connect_first=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) reps=$2; shift 2 ;;
@@ -41,6 +46,7 @@ while [ $# -gt 0 ]; do
         --out) out=$2; shift 2 ;;
         --servers) servers=$2; shift 2 ;;
         --no-search) search=0; shift ;;
+        --no-connect-first) connect_first=0; shift ;;
         --bin) bin=$2; shift 2 ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
         --report-only) out=$2; quick=2; shift 2 ;;
@@ -83,12 +89,13 @@ echo "run.sh: results in $out"
 case " $servers " in
     *" drawserver-base "*) [ -x "${BASELINE_BIN:-}" ] || { echo "run.sh: drawserver-base needs BASELINE_BIN=path/to/drawserver" >&2; exit 2; } ;;
 esac
-exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" <<'PYTHON'
+exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" <<'PYTHON'
 import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
 bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6]
 quick, report_only = mode == "1", mode == "2"
 search = sys.argv[8] == "1"
+connect_first = sys.argv[9] == "1"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
 SERVERS = sys.argv[7].split()
@@ -217,6 +224,9 @@ def replay(kind, rooms, players, extra=(), label="load", dur=None):
         kind, label, rooms, players, "%.0f" % row.get("opsPerSec", 0), "%.2f" % row.get("p99", -1),
         "%.0f" % row.get("serverCpuPct", 0), "%.2f" % row.get("cpuPerM", 0), row.get("rssKB"),
         "%.0f" % row.get("clientCpuPct", 0), row.get("foreignCores", -1), "  CLIENT-BOUND" if row.get("clientBottleneck") else ""), flush=True)
+    if "connections" in row:
+        print("             connect phase: %d of %d connections in %.1f s, %d server_busy retried" % (
+            row["connections"], row["connectionsPlanned"], row["connectSeconds"], row["busyRetries"]), flush=True)
     return row
 
 
@@ -231,6 +241,8 @@ def replay_once(kind, rooms, players, extra, label, dur):
         cmd += list(extra)
     else:
         cmd += ["--rooms", str(rooms), "--players", str(players), "--ramp", "2", "--warmup", "2"] + sum([["--log", l] for l in logs], []) + list(extra)
+        if connect_first:
+            cmd += ["--connect-first"]
     started = time.time()
     busy0, server0 = busy_seconds(), proc_seconds(proc.pid)
     client = subprocess.Popen(NICE + cmd)
@@ -270,6 +282,10 @@ def replay_once(kind, rooms, players, extra, label, dur):
             "errors": s["connectErrors"] + s["unexpectedCloses"], "welcomed": s.get("idleConnections"),
             "serverErrors": s["serverErrors"],
         })
+        phase = s.get("connectPhase")
+        if phase:
+            row.update({"connections": phase["connectionsEstablished"], "connectionsPlanned": phase["connectionsPlanned"],
+                        "busyRetries": phase["busyRetries"], "connectSeconds": round(phase["seconds"], 1)})
     return row
 
 
@@ -347,6 +363,15 @@ for rooms in levels:
             med(rows, "serverCpuPct"), med(rows, "cpuPerM"), med(rows, "rssKB") / 1024, sum(r["lost"] for r in rows),
             med(rows, "clientCpuPct"), " (client-bound in %d of %d)" % (sum(1 for r in rows if r["clientBottleneck"]), len(rows)) if any(r["clientBottleneck"] for r in rows) else "",
             med(rows, "sendLagP99"), max(0.0, med(rows, "foreignCores"))))
+phased = [r for r in results if "connections" in r]
+if phased:
+    lines.append("")
+    lines.append("Connect phase (`replay --connect-first`: every seat joined before the window): " + "; ".join(
+        "%s %d x %d: %d to %d of %d connections, %d server_busy retried" % (
+            kind, rooms, players, min(r["connections"] for r in rs), max(r["connections"] for r in rs), rs[0]["connectionsPlanned"],
+            sum(r["busyRetries"] for r in rs))
+        for (kind, rooms, players) in dict.fromkeys((r["server"], r["rooms"], r["players"]) for r in phased)
+        for rs in [[r for r in phased if (r["server"], r["rooms"], r["players"]) == (kind, rooms, players)]]))
 lines.append("")
 lines.append("Capacity (highest deliveries/s of any single run at rooms x 8, fixed loads and searches):")
 lines.append("")

@@ -17,6 +17,8 @@ final class LoopContext: @unchecked Sendable {
     /// True once the run is ending: closes are expected.
     var stopping = false
     var openConnections = 0
+    /// `--connect-first`: this loop's rooms whose every seat has joined.
+    var roomsSeated = 0
     private var waiting: [ReplayClient] = []
     private var inFlight = 0
     let concurrency: Int

@@ -17,7 +17,9 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     /// A guesser of the current turn whose books are open.
     private(set) var isWatchingTurn = false
     private var guessed = false
-    private var readySent = false
+    private(set) var readySent = false
+    /// `--connect-first`: saw the lobby full and waits for the barrier.
+    private(set) var isSeated = false
     private var wasConnected = false
     private var counted = false
 
@@ -30,6 +32,25 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     private var context: LoopContext { room.context }
 
     var canGuess: Bool { isWatchingTurn && !guessed }
+
+    /// The host creates the room, the others join it by code.
+    private func enterRoom() {
+        guard !context.stopping else { return }
+        if seat == 0 {
+            // One seat more than the players, so an observer (`--record`, a browser) can join.
+            let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
+            connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
+        } else if let code = room.code {
+            connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
+        }
+    }
+
+    /// Says `ready` once per lobby (again after a game ends).
+    func sendReady() {
+        guard !readySent else { return }
+        readySent = true
+        connection.sendText(#"{"t":"ready","ready":true}"#)
+    }
 
     func guess(_ word: String?) {
         guard canGuess else { return }
@@ -80,13 +101,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             playerID = object["playerId"] as? String
             context.counters.welcomed += 1
             guard !room.plan.idle else { return }
-            if seat == 0 {
-                // One seat more than the players, so an observer (`--record`, a browser) can join.
-                let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
-                connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
-            } else if let code = room.code {
-                connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
-            }
+            enterRoom()
         case "room":
             if seat == 0, room.code == nil, let code = object["code"] as? String { room.created(code: code) }
             if let canvas = object["canvas"] as? [String: Any], let w = canvas["w"] as? Int, let h = canvas["h"] as? Int {
@@ -94,8 +109,12 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             }
             let players = (object["players"] as? [Any])?.count ?? 0
             if object["phase"] as? String == "lobby", players >= room.plan.players, !readySent {
-                readySent = true
-                connection.sendText(#"{"t":"ready","ready":true}"#)
+                if room.plan.connectFirst, !isSeated {
+                    isSeated = true
+                    room.seated(self)
+                } else {
+                    sendReady()
+                }
             }
         case "choose":
             connection.sendText(#"{"t":"choose","index":0}"#)
@@ -125,7 +144,15 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             readySent = false
             if seat == 0 { context.counters.gamesEnded += 1 }
         case "error":
-            context.counters.serverErrors[object["code"] as? String ?? "?", default: 0] += 1
+            let code = object["code"] as? String ?? "?"
+            context.counters.serverErrors[code, default: 0] += 1
+            // A saturated server turns new rooms and joins away for a while: wait as told
+            // and ask again, so a busy moment does not leave a seat empty.
+            if code == "server_busy", let ref = object["ref"] as? String, ref == "create" || ref == "join" {
+                context.counters.busyRetries += 1
+                let delay = max(10, min(60_000, object["retryAfterMs"] as? Int ?? room.plan.busyRetryDefaultMs))
+                room.eventLoop.scheduleTask(in: .milliseconds(Int64(delay))) { [self] in enterRoom() }
+            }
         default:
             break
         }

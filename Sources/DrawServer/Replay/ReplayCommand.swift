@@ -62,6 +62,10 @@ struct ReplayCommand: AsyncParsableCommand {
     var drawTime: Int?
     @Option(help: "PID of the server, to report its CPU (from /proc/PID/stat) and memory (VmRSS) over the window.")
     var serverPid: Int32?
+    @Flag(help: "Open and join every connection (all rooms, all seats) first, then start drawing in all rooms together; --duration counts from that barrier. server_busy refusals are waited out and retried.")
+    var connectFirst = false
+    @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).")
+    var connectTimeout = 120.0
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 
@@ -91,7 +95,8 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01...1000") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration must be 0...3600 seconds") }
-        guard ramp >= 0, ramp < duration else { throw ValidationError("--ramp must be shorter than --duration") }
+        // With --connect-first the ramp is part of the connect phase, not of --duration.
+        guard ramp >= 0, connectFirst || ramp < duration else { throw ValidationError("--ramp must be shorter than --duration") }
         guard (0...1).contains(minRatio) else { throw ValidationError("--min-ratio must be 0...1") }
         guard warmup >= 0, drain >= 0, drain <= 60 else { throw ValidationError("--warmup must be >= 0 and --drain 0...60") }
         if let idle {
@@ -103,6 +108,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 throw ValidationError("\(rooms) x \(players) connections is over --max-connections \(maxConnections)")
             }
         }
+        guard connectTimeout > 0, connectTimeout <= 3600 else { throw ValidationError("--connect-timeout must be 0...3600 seconds") }
+        if connectFirst, idle != nil { throw ValidationError("--connect-first is for load runs, not --idle") }
         if let threads { guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") } }
         guard (1...10).contains(rounds) else { throw ValidationError("--rounds must be 1...10") }
         if let drawTime { guard (30...240).contains(drawTime) else { throw ValidationError("--draw-time must be 30...240") } }
@@ -132,13 +139,15 @@ struct ReplayCommand: AsyncParsableCommand {
         let longest = loaded.map(\.passNanoseconds).max() ?? 0
         let drawTimeSec = drawTime ?? min(240, max(30, Int(longest / 1_000_000_000) + 10))
         let cores = ProcStat.allowedCores()
-        let plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
-        let runner = ReplayRunner(
+        var plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
+        plan.connectFirst = connectFirst
+        var runner = ReplayRunner(
             plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,
             threads: threads ?? cores, cores: cores, speed: speed, duration: duration, ramp: ramp,
             warmup: warmup, drain: drain, serverPID: serverPid,
             progress: !quiet && isatty(STDOUT_FILENO) == 1
         )
+        runner.connectTimeout = connectTimeout
         var summary = try await runner.run()
         summary.url = url!
         if !quiet { print(summary.table()) }

@@ -16,4 +16,9 @@ struct ReplayPlan: Sendable {
     var idle = false
     /// Connections opening at once per event loop.
     var connectConcurrency = 64
+    /// Connect first (`--connect-first`): every seat of every room joins and then waits;
+    /// nobody says `ready` until the runner releases all rooms together (a barrier).
+    var connectFirst = false
+    /// A `server_busy` without `retryAfterMs` is retried after this long.
+    var busyRetryDefaultMs = 1000
 }

@@ -27,6 +27,10 @@ final class ReplayRoom: @unchecked Sendable {
     private(set) var stopped = false
     /// Canvas size from the `room` message, for validating received frames.
     var canvas: CanvasSize
+    /// `--connect-first`: set when the runner releases the barrier; until then clients that
+    /// have joined wait without saying `ready`.
+    private(set) var released = false
+    private var seatedCount = 0
 
     init(index: Int, plan: ReplayPlan, context: LoopContext, clients count: Int) {
         self.index = index
@@ -56,6 +60,23 @@ final class ReplayRoom: @unchecked Sendable {
     }
 
     func ledger(for turn: Int) -> TurnLedger? { ledgers[turn] }
+
+    // MARK: - The barrier (`--connect-first`)
+
+    /// `client` saw the lobby full and waits for the barrier; the room counts as complete on
+    /// its loop once every seat has.
+    func seated(_ client: ReplayClient) {
+        seatedCount += 1
+        if seatedCount == clients.count { context.roomsSeated += 1 }
+        if released { client.sendReady() }
+    }
+
+    /// Every room is released together: the seated clients say `ready` now, the others as
+    /// soon as they see the lobby full.
+    func release() {
+        released = true
+        for client in clients where client.isSeated { client.sendReady() }
+    }
 
     /// The client whose pass is being replayed, if any.
     var currentDrawer: ReplayClient? { drawer }

@@ -21,6 +21,9 @@ struct ReplayRunner {
     let drain: Double
     let serverPID: Int32?
     let progress: Bool
+    /// `--connect-first`: the longest the connect phase may take before the barrier is
+    /// released anyway.
+    var connectTimeout: Double = 120
 
     func run() async throws -> ReplaySummary {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
@@ -32,13 +35,21 @@ struct ReplayRunner {
             let count = idleTotal.map { min(100, $0 - index * 100) } ?? plan.players
             roomList.append(ReplayRoom(index: index, plan: plan, context: context, clients: count))
         }
-        let start = ContinuousClock.now
+        let opened = ContinuousClock.now
         for (index, room) in roomList.enumerated() {
             let delay = rooms > 1 ? ramp * Double(index) / Double(rooms) : 0
             room.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { room.start() }
         }
 
-        let windowStart = min(ramp + warmup, duration / 2)
+        // With a connect phase the run's clock starts at the barrier: the ramp is behind us.
+        var connectPhase: ReplaySummary.ConnectPhase?
+        var start = opened
+        if plan.connectFirst {
+            connectPhase = try await connectAll(roomList, contexts: contexts, since: opened)
+            try await release(roomList, contexts: contexts)
+            start = ContinuousClock.now
+        }
+        let windowStart = plan.connectFirst ? min(warmup, duration / 2) : min(ramp + warmup, duration / 2)
         try await sleep(until: start + .seconds(windowStart), contexts: contexts, start: start)
         for context in contexts { try await context.eventLoop.submit { context.measuring = true }.get() }
         let cpuStart = ProcessCPU.seconds
@@ -95,12 +106,64 @@ struct ReplayRunner {
             duration: duration, window: window, counters: counters, latency: latency, sendLag: sendLag,
             clientCPU: cpu, cores: cores, threads: threads, server: server
         )
+        summary.connectPhase = connectPhase
+        if let connectPhase {
+            if connectPhase.roomsComplete < connectPhase.roomsPlanned {
+                summary.warnings.append("the barrier was released with \(connectPhase.roomsComplete) of \(connectPhase.roomsPlanned) rooms complete (\(connectPhase.connectionsEstablished) of \(connectPhase.connectionsPlanned) connections)")
+            }
+            if connectPhase.busyRetries > 0 {
+                summary.warnings.append("\(connectPhase.busyRetries) create/join refused with server_busy during the connect phase (retried)")
+            }
+        }
         if let idleTotal {
             summary.idleConnections = counters.welcomed
             summary.logs = []
             if counters.welcomed < idleTotal { summary.warnings.append("only \(counters.welcomed) of \(idleTotal) idle connections were welcomed") }
         }
         return summary
+    }
+
+    /// The connect phase: waits until every seat of every room has joined (or the
+    /// timeout), and says what it got.
+    private func connectAll(_ roomList: [ReplayRoom], contexts: [LoopContext], since opened: ContinuousClock.Instant) async throws -> ReplaySummary.ConnectPhase {
+        let deadline = opened + .seconds(connectTimeout)
+        var seated = 0
+        while true {
+            seated = 0
+            for context in contexts { seated += try await context.eventLoop.submit { context.roomsSeated }.get() }
+            if seated >= roomList.count || ContinuousClock.now >= deadline { break }
+            if progress {
+                var open = 0
+                for context in contexts { open += try await context.eventLoop.submit { context.openConnections }.get() }
+                let line = String(format: "\r[%5.1fs] connect phase: %d connections, %d of %d rooms complete  ",
+                                  (ContinuousClock.now - opened).seconds, open, seated, roomList.count)
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        var counters = ReplayCounters()
+        var open = 0
+        for context in contexts {
+            let (c, o) = try await context.eventLoop.submit { (context.counters, context.openConnections) }.get()
+            counters.add(c)
+            open += o
+        }
+        if progress { print("") }
+        return ReplaySummary.ConnectPhase(
+            seconds: (ContinuousClock.now - opened).seconds, connectionsEstablished: open,
+            connectionsPlanned: roomList.count * plan.players, roomsComplete: seated, roomsPlanned: roomList.count,
+            busyRetries: counters.busyRetries, connectErrors: counters.connectErrors,
+            timedOut: seated < roomList.count
+        )
+    }
+
+    /// The barrier: every loop releases all of its rooms at once, the loops together.
+    private func release(_ roomList: [ReplayRoom], contexts: [LoopContext]) async throws {
+        let releases = contexts.map { context in
+            let mine = roomList.filter { $0.context === context }
+            return context.eventLoop.submit { for room in mine { room.release() } }
+        }
+        for release in releases { try await release.get() }
     }
 
     /// Sleeps until `deadline`, printing the progress line every second on a terminal.

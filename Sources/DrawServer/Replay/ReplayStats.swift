@@ -37,6 +37,8 @@ struct ReplayCounters: Sendable, Codable, Equatable {
     var guessFallbacks = 0
     /// Idle mode: connections that got their `welcome`.
     var welcomed = 0
+    /// `create`/`join` refused with `server_busy` and sent again after `retryAfterMs`.
+    var busyRetries = 0
 
     mutating func add(_ other: ReplayCounters) {
         framesSent += other.framesSent
@@ -62,6 +64,7 @@ struct ReplayCounters: Sendable, Codable, Equatable {
         gamesEnded += other.gamesEnded
         guessFallbacks += other.guessFallbacks
         welcomed += other.welcomed
+        busyRetries += other.busyRetries
     }
 
     /// Adds a finished turn of one guesser.
@@ -151,6 +154,23 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var rssKBEnd: Int
     }
 
+    /// `--connect-first`: what the connect phase achieved before the barrier was released.
+    struct ConnectPhase: Codable, Sendable, Equatable {
+        /// From the first connection attempt to the release of the barrier.
+        var seconds: Double
+        /// Connections open (upgraded and not closed) when the barrier was released.
+        var connectionsEstablished: Int
+        var connectionsPlanned: Int
+        /// Rooms whose every seat had joined when the barrier was released.
+        var roomsComplete: Int
+        var roomsPlanned: Int
+        /// `create`/`join` refused with `server_busy`, waited out and sent again.
+        var busyRetries: Int
+        var connectErrors: Int
+        /// True when the barrier was released by `--connect-timeout`, not by a full house.
+        var timedOut: Bool
+    }
+
     var tool = "drawserver replay"
     var url: String
     var mode: String
@@ -179,6 +199,9 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     var server: Server?
     var idleConnections: Int?
     var warnings: [String]
+    var connectPhase: ConnectPhase? = nil
+    /// `server_busy` refusals of `create`/`join` retried over the whole run.
+    var busyRetries = 0
 
     /// Derives the figures from merged counters (pure, so it is unit-tested).
     static func make(
@@ -222,7 +245,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
             guessFallbacks: c.guessFallbacks,
             client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck),
-            server: server, idleConnections: nil, warnings: warnings
+            server: server, idleConnections: nil, warnings: warnings, busyRetries: c.busyRetries
         )
     }
 
@@ -249,6 +272,12 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             row("lost / out of order", "\(delivery.lost) / \(delivery.outOfOrder)")
             row("duplicated / unexpected", "\(delivery.duplicated) / \(delivery.unexpected) (invalid frames \(delivery.invalidFrames))")
             row("turns ended", Self.counts(turnsEnded) + ", games ended \(gamesEnded), guess fallbacks \(guessFallbacks)")
+        }
+        if let phase = connectPhase {
+            row("connect phase", String(
+                format: "%d of %d connections, %d of %d rooms complete in %.1f s%@, %d server_busy retried, %d failed",
+                phase.connectionsEstablished, phase.connectionsPlanned, phase.roomsComplete, phase.roomsPlanned,
+                phase.seconds, phase.timedOut ? " (timed out)" : "", phase.busyRetries, phase.connectErrors))
         }
         row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))
         row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))

@@ -26,6 +26,9 @@ struct ReplayVerdict: Equatable {
         if broken > 0 {
             failures.append((.connectionsFailed, "\(summary.connectErrors) connection(s) could not be opened and \(summary.unexpectedCloses) closed early"))
         }
+        if let phase = summary.connectPhase, phase.roomsComplete < phase.roomsPlanned {
+            failures.append((.connectionsFailed, "the connect phase ended with \(phase.roomsComplete) of \(phase.roomsPlanned) rooms complete (\(phase.connectionsEstablished) of \(phase.connectionsPlanned) connections)"))
+        }
         if let idleExpected {
             let welcomed = summary.idleConnections ?? 0
             if welcomed < idleExpected {
