@@ -61,6 +61,11 @@ final class RawWebSocket {
 
     /// A masked client frame.
     func sendFrame(opcode: UInt8, _ payload: [UInt8]) {
+        write(Self.frame(opcode: opcode, payload))
+    }
+
+    /// The bytes of a masked client frame.
+    static func frame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
         var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
@@ -74,7 +79,7 @@ final class RawWebSocket {
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        write(frame)
+        return frame
     }
 
     func sendText(_ text: String) { sendFrame(opcode: 1, Array(text.utf8)) }

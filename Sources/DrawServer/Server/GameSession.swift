@@ -49,7 +49,7 @@ final class GameSession: WebSocketService {
         // After the server asked to close, nothing more is handled.
         guard !outbox.isClosing else { return .handled }
         switch message {
-        case .binary(let buffer): return receive(binary: buffer)
+        case .binary(let buffer): return receiveBinary(buffer, receivedAt: .now, sendAtOnce: !connection.hasInputBehind)
         case .text(let buffer): return receiveText(Array(buffer: buffer))
         }
     }
@@ -67,11 +67,6 @@ final class GameSession: WebSocketService {
     }
 
     private var limits: ServerConfiguration.Limits { server.configuration.limits }
-
-    /// A drawing frame.
-    func receive(binary buffer: ByteBuffer) -> WebSocketDisposition {
-        receiveBinary(buffer, receivedAt: .now)
-    }
 
     /// A text message: it waits for the message budget (chat and guesses also for the
     /// chat budget), then goes to the lobby or the room.
@@ -114,7 +109,12 @@ final class GameSession: WebSocketService {
     /// A drawing frame: it waits for the frame and point budgets, then the room judges and
     /// relays it at once. Every frame waits, also one refused below for want of a hello or
     /// a room: otherwise those could flood the server unchecked.
-    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant) -> WebSocketDisposition {
+    ///
+    /// With more of the drawer's input behind this frame (`sendAtOnce` false: the server is
+    /// behind, so frames arrive in bursts), the relay is queued rather than sent at once, and
+    /// each recipient gets the whole burst in one write when the read ends. The busier the
+    /// loop, the longer the bursts and the fewer writes per frame.
+    func receiveBinary(_ buffer: ByteBuffer, receivedAt: ContinuousClock.Instant, sendAtOnce: Bool = true) -> WebSocketDisposition {
         // One reading of the clock for the budget, the room and the charge: a frame is
         // handled within microseconds of its arrival.
         let now = server.clock.timestamp(of: receivedAt)
@@ -130,7 +130,7 @@ final class GameSession: WebSocketService {
             reply(ProtocolError(.notDrawer, "you are not drawing in a room", ref: "binary"))
             return .handled
         }
-        let charge = room.draw(buffer, from: player, receivedAt: receivedAt, now: now)
+        let charge = room.draw(buffer, from: player, receivedAt: receivedAt, now: now, sendAtOnce: sendAtOnce)
         limiter.charge(points: charge.points, now: now)
         if charge.invalid { strike(now: now) }
         return .handled

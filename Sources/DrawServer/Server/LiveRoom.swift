@@ -141,7 +141,11 @@ final class LiveRoom: Sendable {
         var invalid = false
     }
 
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp) -> DrawCharge {
+    /// Judges a drawing frame and relays it: at once to recipients whose sockets take it
+    /// (`sendAtOnce`), or queued, to go out with the frames behind it in one write each.
+    func draw(
+        _ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp, sendAtOnce: Bool = true
+    ) -> DrawCharge {
         // Encoded once, the same bytes for everyone.
         let wire = WireFrame(.binary, payload: frame)
         // Recipients whose sockets take the frame at once: sent to after the lock is
@@ -159,7 +163,9 @@ final class LiveRoom: Sendable {
                 s.prefetched = s.outboxes.prefetchForFanOut()
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
                     let outbox = s.outboxes.entries[index].outbox
-                    if case .reserved(let socket) = outbox.reserve(wire) {
+                    if !sendAtOnce {
+                        outbox.enqueue(wire)
+                    } else if case .reserved(let socket) = outbox.reserve(wire) {
                         reserved.append((outbox, socket))
                     }
                     recipients += 1

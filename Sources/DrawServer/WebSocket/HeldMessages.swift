@@ -29,6 +29,7 @@ struct HeldMessages {
     }
 
     var isEmpty: Bool { messages.isEmpty }
+    var count: Int { messages.count }
 
     /// Whether the socket may be read: not once `maxBytes` wait, nor behind a deferred close.
     var mayRead: Bool { bytes < configuration.maxBytes && deferredAction == nil }

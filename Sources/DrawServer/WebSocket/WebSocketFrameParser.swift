@@ -39,6 +39,9 @@ struct WebSocketFrameParser {
     /// connection holds no read buffer.
     private var pending: ByteBuffer?
 
+    /// Whether bytes were read that are not yet returned as frames.
+    var hasPendingBytes: Bool { pending.map { $0.readableBytes > 0 } ?? false }
+
     init(maxFrameSize: Int) {
         self.maxFrameSize = maxFrameSize
     }

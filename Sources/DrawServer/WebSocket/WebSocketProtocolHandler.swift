@@ -120,6 +120,11 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
 
     /// Gives the service a message, unless earlier ones wait; one it will take later waits
     /// with everything behind it.
+    /// Whether more of the peer's input waits behind the message being handled: read in the
+    /// same burst, or held with it. A service may then batch what it sends for this
+    /// message with what the next ones send (the writes go out when the read burst ends).
+    var hasInputBehind: Bool { held.count > 1 || receiver.hasBufferedInput }
+
     private func deliver(_ message: WebSocketReceiver.Message) {
         guard held.isEmpty else { return held.append(message) }
         if case .later(let delay) = service.received(message, on: self) {

@@ -57,6 +57,9 @@ struct WebSocketReceiver {
         parser = WebSocketFrameParser(maxFrameSize: maxMessageBytes)
     }
 
+    /// Whether bytes were read beyond the message just returned: more input is behind it.
+    var hasBufferedInput: Bool { parser.hasPendingBytes }
+
     /// Adds bytes read from the connection.
     mutating func append(_ bytes: ByteBuffer) {
         guard state != .closed else { return }
