@@ -18,15 +18,12 @@ public struct WordBag: Sendable {
     /// - Parameter words: candidates; repeats (same `GuessNormalizer.normalize` form) and
     ///   words that normalise to nothing are dropped, keeping the first spelling.
     public init(words: [String], rng: inout some RandomNumberGenerator) {
-        var seen = Set<String>()
-        var unique: [String] = []
-        for word in words where unique.count < Self.maxWords {
-            let key = GuessNormalizer.normalize(word)
-            guard !key.isEmpty, seen.insert(key).inserted else { continue }
-            unique.append(word)
-        }
-        self.words = unique
-        pending = unique.indices.map { UInt16($0) }
+        self.init(distinct: DistinctWords(words), rng: &rng)
+    }
+
+    init(distinct: DistinctWords, rng: inout some RandomNumberGenerator) {
+        self.words = distinct.words
+        pending = distinct.words.indices.map { UInt16($0) }
         rng.shuffle(&pending)
     }
 
@@ -77,10 +74,13 @@ public struct WordBag: Sendable {
             return WordBag(words: custom, rng: &rng)
         }
         let code = WordLanguage.codes.contains(language) ? language : WordLanguage.defaultCode
-        let listed = WordList.words(for: code)
-        var bag = WordBag(words: listed + custom, rng: &rng)
+        // The list's words were told apart once per process; only custom words are
+        // normalised here, so a game start costs no Unicode work per listed word.
+        var distinct = WordList.distinctWords(for: code)
+        distinct.add(custom)
+        var bag = WordBag(distinct: distinct, rng: &rng)
         // Named by its code in snapshots only when it holds exactly that list.
-        if custom.isEmpty, bag.words.count == listed.count { bag.list = code }
+        if custom.isEmpty, bag.words.count == WordList.words(for: code).count { bag.list = code }
         return bag
     }
 

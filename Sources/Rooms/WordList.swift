@@ -25,6 +25,14 @@ public enum WordList {
         bundled[language] ?? bundled[WordLanguage.defaultCode] ?? emergencyFallback
     }
 
+    /// Every bundled list told apart by normal form, once per process (lazily, like `bundled`).
+    static let distinctBundled: [String: DistinctWords] = bundled.mapValues { DistinctWords($0) }
+
+    /// `words(for:)` told apart by normal form.
+    static func distinctWords(for language: String) -> DistinctWords {
+        distinctBundled[language] ?? distinctBundled[WordLanguage.defaultCode] ?? DistinctWords(emergencyFallback)
+    }
+
     /// Used only if the resource bundle is missing the list (a packaging mistake), so that a
     /// game can still be played instead of every turn failing.
     static let emergencyFallback = ["apple", "house", "tree", "cat", "sun", "boat", "car", "fish", "star", "hat"]
