@@ -1,0 +1,33 @@
+/// The time source of a client: monotonic time since an origin, and a way to wait.
+/// Injected so tests can drive reconnection on virtual time.
+public struct ClientClock: Sendable {
+    public var now: @Sendable () -> Duration
+    public var sleep: @Sendable (Duration) async throws -> Void
+
+    public init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.now = now
+        self.sleep = sleep
+    }
+
+    /// The system's monotonic clock.
+    public static var continuous: ClientClock {
+        let clock = ContinuousClock()
+        let origin = clock.now
+        return ClientClock(now: { clock.now - origin }, sleep: { try await clock.sleep(for: $0) })
+    }
+}
+
+/// What a `DrawClient` reports, in order.
+public enum ClientEvent: Sendable, Hashable {
+    /// A connection attempt starts (1 for the first, counting up while attempts fail).
+    case connecting(attempt: Int)
+    /// A text message from the server, decoded, with its text as received.
+    case message(ServerEvent, raw: String)
+    /// A binary frame: drawing operations (decode with `DrawingDecoder`).
+    case drawing([UInt8])
+    /// The connection closed; `retryIn` is the wait before the next attempt, nil when the
+    /// client stops (a `stopped` event follows).
+    case disconnected(CloseCode, retryIn: Duration?)
+    /// The client is done; the event stream ends after this.
+    case stopped(ReconnectPolicy.StopReason)
+}

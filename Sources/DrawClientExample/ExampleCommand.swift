@@ -1,0 +1,99 @@
+import ArgumentParser
+import DrawClient
+import Foundation
+
+/// A small client on DrawClient: joins (or creates) a room, chats, and, when given a
+/// stroke log, plays its first turn as drawer by sending the log's frames at their pace.
+@main
+struct ExampleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drawclient-example",
+        abstract: "Join a drawserver room, chat, and draw a stroke log."
+    )
+
+    @Option(help: "The server's WebSocket URL.")
+    var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "Your nickname.")
+    var name = "Example"
+    @Option(help: "Join this room code; without it a private room is created.")
+    var room: String?
+    @Option(help: "Send this chat line once in the room.")
+    var chat: String?
+    @Option(help: "A stroke log (NDJSON, as `drawserver render` reads) to draw when it is your turn.")
+    var draw: String?
+    @Option(help: "Play the log this many times faster than it was recorded.")
+    var speed = 1.0
+    @Flag(help: "Mark yourself ready (the game starts when everyone is).")
+    var ready = false
+    @Option(help: "Leave after this many seconds.")
+    var seconds = 60.0
+
+    func run() async throws {
+        let log = try draw.map { path in try StrokeLog(ndjson: String(contentsOfFile: path, encoding: .utf8)) }
+        let client = DrawClient(transport: WebSocketTransport(url: url), name: name)
+        let welcome = try await client.connect()
+        print("welcome \(welcome.name) (\(welcome.playerID))")
+        if let room {
+            try await client.send(.join(code: room))
+        } else {
+            try await client.send(.create(settings: GameSettings(rounds: 1)))
+        }
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            await client.stop()
+        }
+        var chatted = false
+        var drawer: Task<Void, Never>?
+        for await event in client.events {
+            switch event {
+            case .message(.room(let info), _):
+                if !chatted {
+                    chatted = true
+                    print("in room \(info.code) with \(info.players.map(\.name).joined(separator: ", "))")
+                    if let chat { try? await client.send(.chat(chat)) }
+                    if ready { try? await client.send(.ready(true)) }
+                }
+            case .message(.chat(let line), _):
+                print("\(line.name): \(line.text)")
+            case .message(.choose(let words, _), _):
+                print("choosing \(words.first ?? "")")
+                try? await client.send(.choose(index: 0))
+            case .message(.turn(let drawerID, _, let mask, _, let word), _):
+                if drawerID == (await client.playerID), let log {
+                    print("drawing \(word ?? mask)")
+                    drawer?.cancel()
+                    drawer = Task { await Self.play(log, on: client, speed: speed) }
+                } else {
+                    print("guess: \(mask)")
+                }
+            case .message(.turnEnd(let end), _):
+                print("the word was \(end.word) (\(end.reason))")
+            case .message(.error(let error), _):
+                print("error \(error.code): \(error.message)")
+            case .drawing(let bytes):
+                print("received \(bytes.count) drawing bytes")
+            case .disconnected(let code, let retryIn):
+                print("disconnected (\(code))" + (retryIn.map { ", retrying in \($0)" } ?? ""))
+            case .stopped(let reason):
+                print("stopped: \(reason)")
+            default:
+                break
+            }
+        }
+        deadline.cancel()
+    }
+
+    /// Sends the log's frames as recorded, `speed` times faster.
+    static func play(_ log: StrokeLog, on client: DrawClient, speed: Double) async {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for frame in log.frames {
+            let due = start + .milliseconds(Int(Double(frame.at) / max(speed, 0.01)))
+            try? await clock.sleep(until: due)
+            if Task.isCancelled { return }
+            // Sent as recorded: the log's frames are already valid wire frames.
+            try? await client.send(.binary(frame.bytes))
+        }
+        print("drew \(log.frames.count) frames")
+    }
+}
