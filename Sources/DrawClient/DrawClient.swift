@@ -115,9 +115,9 @@ public actor DrawClient {
                 Task {
                     do {
                         let connection = try await transport.connect()
-                        await self.opened(connection, epoch: current)
+                        self.opened(connection, epoch: current)
                     } catch {
-                        await self.connectFailed(epoch: current)
+                        self.connectFailed(epoch: current)
                     }
                 }
             case .sayHello:
@@ -127,7 +127,7 @@ public actor DrawClient {
                 let clock = clock
                 Task {
                     try? await clock.sleep(delay)
-                    await self.timerFired(epoch: current)
+                    self.timerFired(epoch: current)
                 }
             case .close(let code):
                 connection?.close(code)
@@ -150,7 +150,7 @@ public actor DrawClient {
         connection = opened
         Task {
             for await event in opened.events {
-                await self.received(event, epoch: epoch)
+                self.received(event, epoch: epoch)
             }
         }
         perform(policy.opened(now: clock.now()))
