@@ -32,7 +32,7 @@ struct ExampleCommand: AsyncParsableCommand {
         let log = try draw.map { path in try StrokeLog(ndjson: String(contentsOfFile: path, encoding: .utf8)) }
         let client = DrawClient(transport: WebSocketTransport(url: url), name: name)
         let welcome = try await client.connect()
-        print("welcome \(welcome.name) (\(welcome.playerID))")
+        say("welcome \(welcome.name) (\(welcome.playerID))")
         if let room {
             try await client.send(.join(code: room))
         } else {
@@ -44,38 +44,50 @@ struct ExampleCommand: AsyncParsableCommand {
         }
         var chatted = false
         var drawer: Task<Void, Never>?
+        var decoder = DrawingDecoder()
+        var received = 0
         for await event in client.events {
             switch event {
             case .message(.room(let info), _):
                 if !chatted {
                     chatted = true
-                    print("in room \(info.code) with \(info.players.map(\.name).joined(separator: ", "))")
+                    say("in room \(info.code) with \(info.players.map(\.name).joined(separator: ", "))")
                     if let chat { try? await client.send(.chat(chat)) }
                     if ready { try? await client.send(.ready(true)) }
                 }
             case .message(.chat(let line), _):
-                print("\(line.name): \(line.text)")
+                say("\(line.name): \(line.text)")
             case .message(.choose(let words, _), _):
-                print("choosing \(words.first ?? "")")
+                say("choosing \(words.first ?? "")")
                 try? await client.send(.choose(index: 0))
+            case .message(.canvas(let width, let height), _):
+                decoder.reset(size: CanvasSize(width: width, height: height))
             case .message(.turn(let drawerID, _, let mask, _, let word), _):
+                decoder.reset()
                 if drawerID == (await client.playerID), let log {
-                    print("drawing \(word ?? mask)")
+                    say("drawing \(word ?? mask)")
                     drawer?.cancel()
                     drawer = Task { await Self.play(log, on: client, speed: speed) }
                 } else {
-                    print("guess: \(mask)")
+                    say("guess: \(mask)")
                 }
             case .message(.turnEnd(let end), _):
-                print("the word was \(end.word) (\(end.reason))")
+                if received > 0 { say("received \(received) drawing operations") }
+                received = 0
+                say("the word was \(end.word) (\(end.reason))")
             case .message(.error(let error), _):
-                print("error \(error.code): \(error.message)")
+                say("error \(error.code): \(error.message)")
             case .drawing(let bytes):
-                print("received \(bytes.count) drawing bytes")
+                do {
+                    received += try decoder.decode(bytes).count
+                } catch {
+                    say("bad drawing frame: \(error)")
+                }
             case .disconnected(let code, let retryIn):
-                print("disconnected (\(code))" + (retryIn.map { ", retrying in \($0)" } ?? ""))
+                say("disconnected (\(code))" + (retryIn.map { ", retrying in \($0)" } ?? ""))
             case .stopped(let reason):
-                print("stopped: \(reason)")
+                if received > 0 { say("received \(received) drawing operations") }
+                say("stopped: \(reason)")
             default:
                 break
             }
@@ -94,6 +106,11 @@ struct ExampleCommand: AsyncParsableCommand {
             // Sent as recorded: the log's frames are already valid wire frames.
             try? await client.send(.binary(frame.bytes))
         }
-        print("drew \(log.frames.count) frames")
+        say("drew \(log.frames.count) frames")
     }
+}
+
+/// Writes a line at once (unbuffered also into a pipe, so a script can read the room code).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
