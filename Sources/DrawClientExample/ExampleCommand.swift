@@ -3,7 +3,7 @@ import DrawClient
 import Foundation
 
 /// A small client on DrawClient: joins (or creates) a room, chats, and, when given a
-/// stroke log, plays its first turn as drawer by sending the log's frames at their pace.
+/// stroke log, plays its turns as drawer by sending the log's frames at their pace.
 @main
 struct ExampleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +25,10 @@ struct ExampleCommand: AsyncParsableCommand {
     var speed = 1.0
     @Flag(help: "Mark yourself ready (the game starts when everyone is).")
     var ready = false
+    @Flag(help: "After drawing the log, end the turn (skip) so the game goes on.")
+    var skip = false
+    @Flag(help: "Leave when the first turn ends.")
+    var exitAfterTurn = false
     @Option(help: "Leave after this many seconds.")
     var seconds = 60.0
 
@@ -67,7 +71,7 @@ struct ExampleCommand: AsyncParsableCommand {
                 if drawerID == (await client.playerID), let log {
                     say("drawing \(word ?? mask)")
                     drawer?.cancel()
-                    drawer = Task { await Self.play(log, on: client, speed: speed) }
+                    drawer = Task { [speed, skip] in await Self.play(log, on: client, speed: speed, skip: skip) }
                 } else {
                     say("guess: \(mask)")
                 }
@@ -75,6 +79,7 @@ struct ExampleCommand: AsyncParsableCommand {
                 if received > 0 { say("received \(received) drawing operations") }
                 received = 0
                 say("the word was \(end.word) (\(end.reason))")
+                if exitAfterTurn { await client.stop() }
             case .message(.error(let error), _):
                 say("error \(error.code): \(error.message)")
             case .drawing(let bytes):
@@ -96,7 +101,7 @@ struct ExampleCommand: AsyncParsableCommand {
     }
 
     /// Sends the log's frames as recorded, `speed` times faster.
-    static func play(_ log: StrokeLog, on client: DrawClient, speed: Double) async {
+    static func play(_ log: StrokeLog, on client: DrawClient, speed: Double, skip: Bool) async {
         let clock = ContinuousClock()
         let start = clock.now
         for frame in log.frames {
@@ -106,7 +111,10 @@ struct ExampleCommand: AsyncParsableCommand {
             // Sent as recorded: the log's frames are already valid wire frames.
             try? await client.send(.binary(frame.bytes))
         }
-        say("drew \(log.frames.count) frames")
+        var decoder = DrawingDecoder(size: log.size)
+        let operations = log.frames.reduce(0) { count, frame in count + ((try? decoder.decode(frame.bytes).count) ?? 0) }
+        say("drew \(log.frames.count) frames, \(operations) operations")
+        if skip { try? await client.send(.skip) }
     }
 }
 
