@@ -20,6 +20,11 @@ public enum ClientCommand: Sendable, Hashable {
     case choose(index: Int)
     case skip
     case rate(DrawingRating)
+    /// Host only, in the lobby: seats a bot (issue 23; a server without bots answers
+    /// `bad_message`).
+    case addBot(level: String)
+    /// Host only: takes a bot out of the room (issue 23).
+    case removeBot(playerID: String)
     /// Any JSON object, sent as it is (it should carry a string `"t"`).
     case raw(WireJSON)
 
@@ -44,6 +49,8 @@ public enum ClientCommand: Sendable, Hashable {
         case .choose: "choose"
         case .skip: "skip"
         case .rate: "rate"
+        case .addBot: "addBot"
+        case .removeBot: "removeBot"
         case .raw(let json): json["t"]?.stringValue ?? ""
         }
     }
@@ -63,7 +70,8 @@ public enum ClientCommand: Sendable, Hashable {
             fields["public"] = .bool(isPublic)
             fields["settings"] = settings.json
         case .join(let code): fields["code"] = .string(code)
-        case .invite(let id), .kick(let id), .votekick(let id): fields["playerId"] = .string(id)
+        case .invite(let id), .kick(let id), .votekick(let id), .removeBot(let id): fields["playerId"] = .string(id)
+        case .addBot(let level): fields["level"] = .string(level)
         case .settings(let settings): fields["settings"] = settings.json
         case .ready(let ready): fields["ready"] = .bool(ready)
         case .spectate(let on): fields["on"] = .bool(on)

@@ -31,6 +31,8 @@ public actor DrawClient {
     public private(set) var playerID: String?
     /// True between a `welcome` and the next disconnect.
     public private(set) var isReady = false
+    /// The last `welcome`.
+    public private(set) var welcome: WelcomeInfo?
 
     private let transport: any Transport
     private let clock: ClientClock
@@ -62,10 +64,12 @@ public actor DrawClient {
         perform(policy.start(now: clock.now()))
     }
 
-    /// Starts if needed and waits for the next `welcome` (throws if the client stops first).
+    /// Starts if needed and waits for a `welcome` (the current one when the session is
+    /// up); throws if the client stops first or the server refuses the hello.
     @discardableResult
     public func connect() async throws -> WelcomeInfo {
         if case .stopped(let reason) = policy.phase { throw DrawClientError.stopped(reason) }
+        if isReady, let welcome { return welcome }
         return try await withCheckedThrowingContinuation { continuation in
             welcomeWaiters.append(continuation)
             if policy.phase == .idle { start() }
@@ -202,6 +206,7 @@ public actor DrawClient {
             token = welcome.token
             playerID = welcome.playerID
             if !welcome.name.isEmpty { name = welcome.name }
+            self.welcome = welcome
             isReady = true
             let waiters = welcomeWaiters
             welcomeWaiters = []

@@ -11,6 +11,9 @@ public struct PlayerInfo: Sendable, Hashable {
     /// Every field as sent, for additions this library does not model (e.g. `bot`).
     public var fields: [String: WireJSON]
 
+    /// The entry carries `"bot":true` (issue 23: a seat filled by the server's bot).
+    public var isBot: Bool { fields["bot"]?.boolValue ?? false }
+
     init?(_ json: WireJSON?) {
         guard let fields = json?.objectValue, let id = fields["id"]?.stringValue else { return nil }
         self.id = id

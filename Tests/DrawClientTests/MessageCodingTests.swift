@@ -14,6 +14,8 @@ import Testing
         #expect(ClientCommand.kick(playerID: "p1").text == #"{"t":"kick","playerId":"p1"}"#)
         #expect(ClientCommand.rate(.none).text == #"{"t":"rate","value":"none"}"#)
         #expect(ClientCommand.raw(["t": "addBot", "level": "easy"]).text == #"{"t":"addBot","level":"easy"}"#)
+        #expect(ClientCommand.addBot(level: "hard").text == #"{"t":"addBot","level":"hard"}"#)
+        #expect(ClientCommand.removeBot(playerID: "b1").text == #"{"t":"removeBot","playerId":"b1"}"#)
     }
 
     @Test func eventsDecodeTheirFields() {
@@ -37,6 +39,7 @@ import Testing
         #expect(room.players.map(\.name) == ["Ada"] && room.players.first?.score == 5)
         // Fields this library does not model stay readable.
         #expect(room.players.first?.fields["bot"] == .bool(true))
+        #expect(room.players.first?.isBot == true)
     }
 
     @Test func unknownOrIncompleteMessagesDecodeAsUnknownNeverFail() {
