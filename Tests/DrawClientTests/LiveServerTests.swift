@@ -126,4 +126,22 @@ import Testing
         await bob.stop()
         _ = second
     }
+
+    /// 4001: another connection took over the token. Reconnecting would throw it out in
+    /// turn, so the older client stops instead of fighting.
+    @Test func aClientReplacedByAnotherWithItsTokenStops() async throws {
+        let server = try await ServerProcess()
+        let (ada, adaInbox) = client("Ada", url: server.url)
+        let welcome = try await ada.connect()
+        let twin = DrawClient(transport: WebSocketTransport(url: server.url), name: "Ada", token: welcome.token)
+        let again = try await twin.connect()
+        #expect(again.resumed && again.playerID == welcome.playerID)
+        let retry = try await adaInbox.next { event -> Duration?? in
+            if case .disconnected(.replaced, let retryIn) = event { retryIn } else { nil }
+        }
+        #expect(retry == nil)
+        _ = try await adaInbox.next { event in if case .stopped(.closed(.replaced)) = event { true } else { nil } }
+        await #expect(throws: DrawClientError.self) { try await ada.send(.rooms) }
+        await twin.stop()
+    }
 }
