@@ -34,6 +34,37 @@ public enum ServerEvent: Sendable, Hashable {
     case redirect(room: String, node: String, path: String)
     case unknown(type: String, raw: WireJSON)
 
+    /// The message's `t`.
+    public var type: String {
+        switch self {
+        case .welcome: "welcome"
+        case .error: "error"
+        case .rooms: "rooms"
+        case .room: "room"
+        case .joined: "joined"
+        case .left: "left"
+        case .ready: "ready"
+        case .chat: "chat"
+        case .choosing: "choosing"
+        case .choose: "choose"
+        case .turn: "turn"
+        case .hint: "hint"
+        case .close: "close"
+        case .guessed: "guessed"
+        case .turnEnd: "turnEnd"
+        case .gameEnd: "gameEnd"
+        case .invited: "invited"
+        case .kicked: "kicked"
+        case .closed: "closed"
+        case .canvas: "canvas"
+        case .votekick: "votekick"
+        case .ratings: "ratings"
+        case .chatHistory: "chatHistory"
+        case .redirect: "redirect"
+        case .unknown(let type, _): type
+        }
+    }
+
     /// Decodes one text frame; nil when it is not a JSON object with a string `t`.
     public init?(text: String) {
         guard let json = WireJSON(parsing: text) else { return nil }

@@ -45,6 +45,7 @@ import Testing
     @Test func unknownOrIncompleteMessagesDecodeAsUnknownNeverFail() {
         let added = ServerEvent(text: #"{"t":"botJoined","level":"hard"}"#)
         #expect(added == .unknown(type: "botJoined", raw: ["t": "botJoined", "level": "hard"]))
+        #expect(added?.type == "botJoined")
         // A known type missing a field it needs.
         #expect(ServerEvent(text: #"{"t":"turn","round":1}"#) == .unknown(type: "turn", raw: ["t": "turn", "round": 1]))
         #expect(ServerEvent(text: "not json") == nil)
