@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "drawserver", targets: ["DrawServer"]),
         .library(name: "Canvas", targets: ["Canvas"]),
         .library(name: "Rooms", targets: ["Rooms"]),
+        .library(name: "DrawClient", targets: ["DrawClient"]),
+        .executable(name: "drawclient-example", targets: ["DrawClientExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -71,6 +73,32 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // A client library for native apps and bots: typed protocol, WebSocket and
+        // in-memory transports, resume and reconnection. Canvas only, no server code.
+        .target(
+            name: "DrawClient",
+            dependencies: [
+                "Canvas",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "DrawClientExample",
+            dependencies: [
+                "DrawClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DrawClientTests",
+            dependencies: ["DrawClient", "Canvas"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
