@@ -91,6 +91,7 @@ case " $servers " in
 esac
 exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" <<'PYTHON'
 import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
+import datetime
 
 bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), [int(x) for x in sys.argv[5].split()], sys.argv[6]
 quick, report_only = mode == "1", mode == "2"
@@ -230,6 +231,20 @@ def replay(kind, rooms, players, extra=(), label="load", dur=None):
     return row
 
 
+def admission_engagements(log_path, started):
+    """Seconds after the replay started at which drawserver's admission control engaged
+    (its "saturated: refusing new rooms" warning in the server log)."""
+    moments = []
+    for line in open(log_path, errors="replace"):
+        if "saturated: refusing" in line:
+            try:
+                stamp = datetime.datetime.strptime(line.split()[0], "%Y-%m-%dT%H:%M:%S%z").timestamp()
+                moments.append(round(max(0.0, stamp - started), 0))
+            except ValueError:
+                moments.append(-1)
+    return moments
+
+
 def replay_once(kind, rooms, players, extra, label, dur):
     proc, port, workdir = start(kind)
     baseline = rss_kb(proc.pid)
@@ -258,6 +273,7 @@ def replay_once(kind, rooms, players, extra, label, dur):
     foreign = (busy_seconds() - busy0 - (proc_seconds(proc.pid) - server0) - usage.ru_utime - usage.ru_stime) / wall
     if rc != 0:
         print("  (replay exited %d; server log: %s)" % (rc, open(os.path.join(workdir, "server.log")).read()[-2000:]), flush=True)
+    admission = admission_engagements(os.path.join(workdir, "server.log"), started) if kind.startswith("drawserver") else []
     stop(proc)
     try:
         s = json.load(open(summary_path))
@@ -267,6 +283,7 @@ def replay_once(kind, rooms, players, extra, label, dur):
         s = None
     subprocess.call(["rm", "-rf", workdir])
     row = {"server": kind, "label": label, "rooms": rooms, "players": players, "rc": rc, "baselineRssKB": baseline,
+           "admissionEngagedAt": admission,
            "command": " ".join(cmd[3:]).replace(summary_path, "OUT.json"), "seconds": round(wall, 1),
            "foreignCores": round(foreign, 3)}
     if s:
@@ -372,6 +389,12 @@ if phased:
             sum(r["busyRetries"] for r in rs))
         for (kind, rooms, players) in dict.fromkeys((r["server"], r["rooms"], r["players"]) for r in phased)
         for rs in [[r for r in phased if (r["server"], r["rooms"], r["players"]) == (kind, rooms, players)]]))
+engaged = [r for r in results if r.get("admissionEngagedAt")]
+lines.append("")
+lines.append("Admission control (drawserver's `saturated` warning): " + ("; ".join(
+    "engaged in the %d x %d run %d s after the replay started" % (r["rooms"], r["players"], r["admissionEngagedAt"][0])
+    + (" (%d times)" % len(r["admissionEngagedAt"]) if len(r["admissionEngagedAt"]) > 1 else "")
+    for r in engaged) if engaged else "never engaged in these runs."))
 lines.append("")
 lines.append("Capacity (highest deliveries/s of any single run at rooms x 8, fixed loads and searches):")
 lines.append("")
