@@ -22,6 +22,9 @@ public enum RoomEffect: Sendable {
     case gameFinished(GameRecord)
     /// A stored turn's ratings changed (during its `turnEnd`).
     case turnRated(TurnRating)
+    /// A bot took a seat (`addBot`, or a restored room's bot): the shell seats its brain.
+    /// It ends with `released`, like any member.
+    case botSeated(PlayerID, level: BotLevel)
 }
 
 /// A finished turn, as stored and exported.

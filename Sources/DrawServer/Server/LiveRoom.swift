@@ -275,6 +275,8 @@ final class LiveRoom: Sendable {
                 server.store.gameFinished(record)
             case .turnRated(let rating):
                 server.store.turnRated(rating)
+            case .botSeated:
+                break
             }
         }
         if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
