@@ -118,7 +118,8 @@ extension Room {
             members[i].pendingSpectator = nil
             if on { members[i].ready = false }
         }
-        return .success(roomBroadcast(now: now))
+        // The last one not ready stepping aside leaves everyone seated ready (bots, say).
+        return .success(roomBroadcast(now: now) + maybeAutoStart(now: now))
     }
 
     mutating func choose(_ choice: Int, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {

@@ -71,7 +71,7 @@ extension Room {
 
     mutating func startDrawing(word: String, drawer: PlayerID, now: Timestamp) -> [RoomEffect] {
         let mask = WordMask(word: word)
-        let drawMs = settings.drawTimeSec * 1000
+        let drawMs = configuration.drawMs ?? settings.drawTimeSec * 1000
         let hints = HintSchedule(hints: settings.hints, letterCount: mask.letterPositions.count, drawTimeMs: drawMs)
         let turn = DrawingTurn(
             drawer: drawer, judge: WordJudge(word: word), mask: mask,

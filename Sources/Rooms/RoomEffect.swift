@@ -55,6 +55,9 @@ public struct GameRecord: Sendable, Hashable {
 public struct RoomConfiguration: Sendable, Hashable {
     public var canvas: CanvasSize = .standard
     public var chooseMs = 15_000
+    /// Replaces every room's `drawTimeSec` when set (`serve --draw-seconds`, for tests and
+    /// demos: the setting itself cannot go below 30 s).
+    public var drawMs: Int?
     public var turnEndMs = 5_000
     public var gameEndMs = 10_000
     public var graceMs = 60_000
