@@ -184,18 +184,6 @@ public struct BotBrain: Sendable {
         return []
     }
 
-    mutating func chooseWord(_ m: [String: JSONValue], now: Timestamp) -> [BotAction] {
-        guard case .array(let values)? = m["words"] else { return [] }
-        let words = values.compactMap { if case .string(let w) = $0 { w } else { nil } }
-        guard !words.isEmpty else { return [] }
-        let drawable = words.indices.filter { !library.drawings(of: words[$0], language: language).isEmpty }
-        let index = drawable.isEmpty ? 0 : drawable[rng.uniformIndex(below: drawable.count)]
-        var delay = Int.random(in: style.chooseDelay, using: &rng)
-        if case .number(let remaining)? = m["remainingMs"] { delay = min(delay, max(0, Int(remaining) / 2)) }
-        turn = .choosing(index: index, at: now + delay, drawable: !drawable.isEmpty)
-        return []
-    }
-
     mutating func startTurn(_ m: [String: JSONValue], now: Timestamp) {
         guard case .string(let drawer)? = m["drawer"], case .string(let mask)? = m["mask"] else { return }
         var remaining = 60_000
@@ -209,73 +197,6 @@ public struct BotBrain: Sendable {
         let candidates = WordList.words(for: language).filter { MaskPattern.fits($0, mask: mask) }
         let first = Double.random(in: style.firstGuess, using: &rng)
         turn = .guessing(GuessPlan(mask: mask, candidates: candidates, nextAt: now + Int(Double(remaining) * first)))
-    }
-
-    mutating func drawPlan(word: String?, remaining: Int, now: Timestamp) -> DrawPlan {
-        let options = word.map { library.drawings(of: $0, language: language).filter { $0.size == canvas } } ?? []
-        guard !options.isEmpty else { return DrawPlan(frames: [], skipAt: now + 1_500) }
-        // The best drawing most of the time; now and then one of the next best.
-        let pick = options.count > 1 && Double.random(in: 0..<1, using: &rng) < 0.3 ? rng.uniformIndex(below: min(3, options.count)) : 0
-        let log = options[pick]
-        let start = 600
-        let span = max(1, (log.frames.last?.at ?? 0) - (log.frames.first?.at ?? 0))
-        let target = Double(remaining) * Double.random(in: style.drawShare, using: &rng) - Double(start)
-        // Fitted to the draw time, but never faster than a third or slower than triple the original.
-        let scale = max(1.0 / 3.0, min(3.0, target / Double(span)))
-        let origin = log.frames.first?.at ?? 0
-        let frames = log.frames.map { (at: now + start + Int(Double($0.at - origin) * scale), bytes: $0.bytes) }
-        return DrawPlan(frames: frames)
-    }
-
-    mutating func hintArrived(_ mask: String) {
-        guard case .guessing(var plan) = turn else { return }
-        plan.mask = mask
-        plan.candidates = plan.candidates.filter { MaskPattern.fits($0, mask: mask) }
-        if let r = plan.recognised, !MaskPattern.fits(r, mask: mask) { plan.recognised = nil }
-        turn = .guessing(plan)
-    }
-
-    /// Its guess was one edit away: the word is one of the candidates that close to it.
-    mutating func closeGuess(_ text: String, now: Timestamp) {
-        guard case .guessing(var plan) = turn else { return }
-        let near = plan.candidates.filter { MaskPattern.distance($0, text, limit: 1) <= 1 && !plan.tried.contains(GuessNormalizer.normalize($0)) }
-        if !near.isEmpty { plan.candidates = near }
-        turn = .guessing(plan)
-        sayMaybe(.nearMiss, now: now, delay: 500...1_200, chance: 0.3)
-    }
-
-    /// Another player's chat during the turn was a wrong guess (right ones are never shown).
-    mutating func othersGuessed(_ text: String) {
-        guard case .guessing(var plan) = turn else { return }
-        plan.tried.insert(GuessNormalizer.normalize(text))
-        turn = .guessing(plan)
-    }
-
-    /// The next guess, or nil to keep watching.
-    mutating func nextGuess(_ plan: inout GuessPlan) -> String? {
-        let open = plan.candidates.filter { !plan.tried.contains(GuessNormalizer.normalize($0)) }
-        if let known = plan.recognised, !plan.tried.contains(GuessNormalizer.normalize(known)),
-           Double.random(in: 0..<1, using: &rng) < style.recognition {
-            return slip(known)
-        }
-        guard !open.isEmpty else { return nil }
-        // Many words fit: a person would wait for hints, and so does a bot mostly.
-        if open.count > style.maxCandidatesToTry, Double.random(in: 0..<1, using: &rng) > 0.25 { return nil }
-        return slip(open[rng.uniformIndex(below: open.count)])
-    }
-
-    /// Sometimes a slip of the keyboard: two letters swapped or one dropped.
-    mutating func slip(_ word: String) -> String {
-        guard Double.random(in: 0..<1, using: &rng) < style.mistakeRate else { return word }
-        var letters = Array(word)
-        guard letters.count >= 4 else { return word + word.suffix(1) }
-        let i = 1 + rng.uniformIndex(below: letters.count - 2)
-        if Double.random(in: 0..<1, using: &rng) < 0.5 {
-            letters.swapAt(i, i + 1)
-        } else {
-            letters.remove(at: i)
-        }
-        return String(letters)
     }
 
     mutating func sayMaybe(_ moment: BotPhrases.Moment, now: Timestamp, delay: ClosedRange<Int>, chance: Double? = nil) {

@@ -55,11 +55,10 @@ final class BotRunner: ConnectionWriter.Sink, @unchecked Sendable {
         let payload = frame.payload
         let now = clock.now
         let actions = state.withLock { s -> [BotAction] in
-            guard s.brain != nil else { return [] }
             switch frame.kind {
-            case .text: return s.brain!.receive(text: String(buffer: payload), now: now)
-            case .binary: return s.brain!.receive(binary: Array(payload.readableBytesView), now: now)
-            case .ping: return []
+            case .text: s.brain?.receive(text: String(buffer: payload), now: now) ?? []
+            case .binary: s.brain?.receive(binary: Array(payload.readableBytesView), now: now) ?? []
+            case .ping: []
             }
         }
         // After this drain, so the room is never entered from inside a writer's drain.
@@ -101,8 +100,8 @@ final class BotRunner: ConnectionWriter.Sink, @unchecked Sendable {
     private func fire(_ arming: Int) {
         let now = clock.now
         let actions = state.withLock { s -> [BotAction] in
-            guard s.arming == arming, s.brain != nil else { return [] }
-            return s.brain!.wake(now: now)
+            guard s.arming == arming else { return [] }
+            return s.brain?.wake(now: now) ?? []
         }
         perform(actions)
     }
