@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Rooms", targets: ["Rooms"]),
         .library(name: "DrawClient", targets: ["DrawClient"]),
         .executable(name: "drawclient-example", targets: ["DrawClientExample"]),
+        .library(name: "Bots", targets: ["Bots"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -52,11 +53,19 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
+        // Bot players as pure state machines over the protocol (docs/GAME.md, "Bots").
+        .target(
+            name: "Bots",
+            dependencies: ["Canvas", "Rooms"],
+            resources: [.process("Resources")],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "DrawServer",
             dependencies: [
                 "Canvas",
                 "Rooms",
+                "Bots",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -112,11 +121,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "BotsTests",
+            dependencies: ["Bots", "Rooms", "Canvas"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DrawServerTests",
             dependencies: [
                 "DrawServer",
                 "Canvas",
                 "Rooms",
+                "Bots",
                 "CZlib",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -60,6 +60,13 @@ extension ClientMessage {
             case "none": return .rate(nil)
             case let other: throw ProtocolError(.badMessage, "value must be like, dislike or none, not \"\(other.prefix(20))\"")
             }
+        case "addBot":
+            let level = try fields.optionalString("level") ?? BotLevel.normal.rawValue
+            guard let parsed = BotLevel(rawValue: level) else {
+                throw ProtocolError(.badMessage, "level must be easy, normal or hard, not \"\(level.prefix(20))\"")
+            }
+            return .addBot(level: parsed)
+        case "removeBot": return .removeBot(playerID: PlayerID(try fields.string("playerId")))
         default:
             throw ProtocolError(.badMessage, "unknown message type \"\(type.prefix(40))\"")
         }

@@ -20,6 +20,10 @@ public enum ClientMessage: Sendable, Hashable {
     case skip
     /// `rate`: nil withdraws the rating ("none").
     case rate(Rating?)
+    /// Host only, in the room lobby: seats a bot.
+    case addBot(level: BotLevel)
+    /// Host only: takes a bot out of its seat.
+    case removeBot(playerID: PlayerID)
 
     /// The message's `t`, used as the `ref` of an error answering it.
     public var type: String {
@@ -42,6 +46,8 @@ public enum ClientMessage: Sendable, Hashable {
         case .choose: "choose"
         case .skip: "skip"
         case .rate: "rate"
+        case .addBot: "addBot"
+        case .removeBot: "removeBot"
         }
     }
 }

@@ -22,6 +22,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case serverBusy = "server_busy"
     /// Added: a new room is refused while storage fails and its held changes reached their bound.
     case storageUnavailable = "storage_unavailable"
+    /// Added: `addBot` when bots already hold `maxPlayers - 1` seats (one stays for a person).
+    case tooManyBots = "too_many_bots"
+    /// Added: `removeBot` naming a member who is a person (use `kick`).
+    case notABot = "not_a_bot"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

@@ -9,6 +9,8 @@ public struct Member: Sendable, Hashable {
     public var spectator = false
     /// Guessed the word in the current turn.
     public var guessed = false
+    /// Set for a bot seat (`addBot`): its level. Bots are always ready and never host.
+    public internal(set) var bot: BotLevel?
     /// The spectator state asked for, applied at the start of the next turn.
     var pendingSpectator: Bool?
     /// Join order: the longest-seated member (lowest) becomes host when the host leaves.
@@ -24,7 +26,9 @@ public struct Member: Sendable, Hashable {
         self.avatar = avatar ?? .standard(for: id)
     }
 
+    public var isBot: Bool { bot != nil }
+
     var view: PlayerView {
-        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator, avatar: avatar)
+        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator, avatar: avatar, bot: isBot)
     }
 }

@@ -44,7 +44,7 @@ extension Room {
         let guesserCount = max(1, activePlayers(connectedOnly: false).count - 1)
         let points = Scoring.guesserPoints(
             elapsedMs: max(0, now - turn.startedAt),
-            drawTimeMs: settings.drawTimeSec * 1000,
+            drawTimeMs: configuration.drawMs ?? settings.drawTimeSec * 1000,
             guessOrder: turn.guesses.count,
             guesserCount: guesserCount
         )

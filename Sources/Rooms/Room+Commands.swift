@@ -20,6 +20,8 @@ extension Room {
         case .choose(let index): result = choose(index, from: id, now: now)
         case .skip: result = skip(from: id, now: now)
         case .rate(let rating): result = rate(rating, from: id)
+        case .addBot(let level): result = addBot(level, from: id, now: now)
+        case .removeBot(let target): result = removeBot(target, from: id, now: now)
         case .hello, .rooms, .create, .join, .quickplay, .leave, .invite: result = .success([])
         }
         switch result {
@@ -91,7 +93,8 @@ extension Room {
         guard target != id else { return .failure(ProtocolError(.badMessage, "you cannot vote to kick yourself")) }
         guard isMember(target) else { return .failure(ProtocolError(.notInRoom, "that player is not in this room")) }
         votes[target, default: []].insert(id)
-        let voters = members.filter { $0.connected && $0.id != target }.map(\.id)
+        // Bots never vote, so they do not count toward the votes needed either.
+        let voters = members.filter { $0.connected && !$0.isBot && $0.id != target }.map(\.id)
         let count = votes[target, default: []].filter(voters.contains).count
         let needed = voters.count / 2 + 1
         var effects: [RoomEffect] = [.send(.votekick(target: target, votes: count, needed: needed), to: .everyone)]
@@ -115,7 +118,8 @@ extension Room {
             members[i].pendingSpectator = nil
             if on { members[i].ready = false }
         }
-        return .success(roomBroadcast(now: now))
+        // The last one not ready stepping aside leaves everyone seated ready (bots, say).
+        return .success(roomBroadcast(now: now) + maybeAutoStart(now: now))
     }
 
     mutating func choose(_ choice: Int, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {

@@ -17,6 +17,8 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         public var avatar: Avatar?
         /// Nil in snapshots written before chat history: sees every kept line.
         public var chatSince: Int?
+        /// A bot seat's level; nil for people (and in snapshots written before bots).
+        public var bot: BotLevel? = nil
     }
 
     /// The turn being rated (drawing and its turnEnd).
@@ -116,7 +118,7 @@ extension Room {
                 RoomSnapshot.MemberState(
                     id: $0.id.rawValue, name: $0.name, score: $0.score, ready: $0.ready, spectator: $0.spectator,
                     guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order,
-                    avatar: $0.avatar, chatSince: $0.chatSince
+                    avatar: $0.avatar, chatSince: $0.chatSince, bot: $0.bot
                 )
             },
             phase: phase,
@@ -152,8 +154,10 @@ extension Room {
             member.guessed = m.guessed
             member.pendingSpectator = m.pendingSpectator
             member.chatSince = m.chatSince ?? 0
-            member.connected = false
-            member.disconnectedAt = now
+            member.bot = m.bot
+            // A bot has no connection to wait for: the shell seats its brain again at once.
+            member.connected = m.bot != nil
+            member.disconnectedAt = m.bot != nil ? nil : now
             return member
         }
         gamesPlayed = s.gamesPlayed

@@ -42,7 +42,7 @@ extension Room {
             if let m = member(drawer), !m.spectator, m.connected { break }
         }
         progress.turn += 1
-        let words = progress.bag.draw(settings.wordChoices, rng: &rng)
+        let words = botChoices(for: drawer) ?? progress.bag.draw(settings.wordChoices, rng: &rng)
         game = progress
         let deadline = now + configuration.chooseMs
         state = .choosing(ChoosingState(drawer: drawer, words: words, deadline: deadline))
@@ -71,7 +71,7 @@ extension Room {
 
     mutating func startDrawing(word: String, drawer: PlayerID, now: Timestamp) -> [RoomEffect] {
         let mask = WordMask(word: word)
-        let drawMs = settings.drawTimeSec * 1000
+        let drawMs = configuration.drawMs ?? settings.drawTimeSec * 1000
         let hints = HintSchedule(hints: settings.hints, letterCount: mask.letterPositions.count, drawTimeMs: drawMs)
         let turn = DrawingTurn(
             drawer: drawer, judge: WordJudge(word: word), mask: mask,
@@ -136,7 +136,7 @@ extension Room {
         var ranking: [RankEntry] = []
         for (i, m) in ranked.enumerated() {
             let place = i > 0 && ranking[i - 1].score == m.score ? ranking[i - 1].place : i + 1
-            ranking.append(RankEntry(id: m.id, name: m.name, score: m.score, place: place, avatar: m.avatar))
+            ranking.append(RankEntry(id: m.id, name: m.name, score: m.score, place: place, avatar: m.avatar, bot: m.isBot ? true : nil))
         }
         let number = game?.number ?? gamesPlayed
         game = nil
@@ -154,7 +154,8 @@ extension Room {
     mutating func returnToLobby(now: Timestamp) -> [RoomEffect] {
         state = .lobby
         for i in members.indices {
-            members[i].ready = false
+            // Bots are always ready; people ready up again for the next game.
+            members[i].ready = members[i].isBot
             members[i].guessed = false
         }
         applyPendingSpectators()

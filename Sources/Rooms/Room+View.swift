@@ -42,7 +42,8 @@ extension Room {
 
     /// The public list entry.
     public var summary: RoomSummary {
-        RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase)
+        RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
+            bots: members.lazy.filter(\.isBot).count)
     }
 
     /// `room` to everyone: in `drawing` the drawer gets its own copy with the word, and the

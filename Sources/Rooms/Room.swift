@@ -41,6 +41,8 @@ public struct Room: Sendable {
     var chatLog: [ChatLine] = []
     /// Sequence number of the next chat line.
     var chatSequence = 0
+    /// The words bots can draw (injected by the shell; empty: bot drawers get ordinary choices).
+    public var botVocabulary = BotVocabulary()
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.
     public internal(set) var canvasGeneration = 0
 
@@ -172,6 +174,8 @@ public struct Room: Sendable {
             game = nil
             return effects
         }
+        // Bots do not keep a room alive: with the last person gone it closes.
+        if let closing = closeIfOnlyBots() { return effects + closing }
         if wasDrawer {
             effects += drawerGone(now: now)
         } else {
@@ -182,9 +186,10 @@ public struct Room: Sendable {
         return effects
     }
 
-    /// The longest-seated member, preferring connected players and players over spectators.
+    /// The longest-seated person, preferring connected players and players over spectators;
+    /// never a bot.
     func nextHost() -> PlayerID? {
-        let ranked = members.sorted { a, b in
+        let ranked = members.filter { !$0.isBot }.sorted { a, b in
             if a.connected != b.connected { return a.connected }
             if a.spectator != b.spectator { return !a.spectator }
             return a.order < b.order

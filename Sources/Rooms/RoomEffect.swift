@@ -22,6 +22,9 @@ public enum RoomEffect: Sendable {
     case gameFinished(GameRecord)
     /// A stored turn's ratings changed (during its `turnEnd`).
     case turnRated(TurnRating)
+    /// A bot took a seat (`addBot`, or a restored room's bot): the shell seats its brain.
+    /// It ends with `released`, like any member.
+    case botSeated(PlayerID, level: BotLevel)
 }
 
 /// A finished turn, as stored and exported.
@@ -52,6 +55,9 @@ public struct GameRecord: Sendable, Hashable {
 public struct RoomConfiguration: Sendable, Hashable {
     public var canvas: CanvasSize = .standard
     public var chooseMs = 15_000
+    /// Replaces every room's `drawTimeSec` when set (`serve --draw-seconds`, for tests and
+    /// demos: the setting itself cannot go below 30 s).
+    public var drawMs: Int?
     public var turnEndMs = 5_000
     public var gameEndMs = 10_000
     public var graceMs = 60_000

@@ -84,6 +84,7 @@ extension ServerMessage {
                 w.field("name", entry.name)
                 w.field("score", entry.score)
                 w.field("place", entry.place)
+                if entry.bot == true { w.field("bot", true) }
                 w.key("avatar")
                 (entry.avatar ?? .standard(for: entry.id)).write(to: &w)
                 w.endObject()
@@ -139,6 +140,7 @@ extension RoomSummary {
         w.field("players", players)
         w.field("maxPlayers", maxPlayers)
         w.field("phase", phase.rawValue)
+        if bots > 0 { w.field("bots", bots) }
         w.endObject()
     }
 
@@ -160,6 +162,7 @@ extension PlayerView {
         w.field("connected", connected)
         w.field("guessed", guessed)
         w.field("spectator", spectator)
+        if bot { w.field("bot", true) }
         w.key("avatar")
         avatar.write(to: &w)
         w.endObject()

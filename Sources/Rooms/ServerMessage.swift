@@ -75,6 +75,8 @@ public struct RankEntry: Sendable, Hashable, Codable {
     public var place: Int
     /// Nil only in rankings stored before avatars; sent as the standard avatar then.
     public var avatar: Avatar? = nil
+    /// A bot's line: sent as `"bot":true` (left out for people).
+    public var bot: Bool? = nil
 }
 
 /// A public room list entry.
@@ -85,8 +87,12 @@ public struct RoomSummary: Sendable, Hashable {
     public var players: Int
     public var maxPlayers: Int
     public var phase: GamePhase
+    /// How many of `players` are bots (seats they hold count in `players`, so a full room
+    /// reads full); sent as `bots`.
+    public var bots = 0
 
-    public init(code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase) {
+    public init(code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0) {
+        self.bots = bots
         self.code = code
         self.name = name
         self.isPublic = isPublic
@@ -106,6 +112,8 @@ public struct PlayerView: Sendable, Hashable {
     public var guessed: Bool
     public var spectator: Bool
     public var avatar: Avatar
+    /// A bot seat: sent as `"bot":true` (left out for people).
+    public var bot = false
 }
 
 /// The full room state of a `room` message, as one recipient may see it.

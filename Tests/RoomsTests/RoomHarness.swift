@@ -13,6 +13,8 @@ struct RoomHarness {
     var games: [GameRecord] = []
     var released: [PlayerID] = []
     var ratingUpdates: [TurnRating] = []
+    /// Bots seated so far, in order (`botSeated`).
+    var bots: [PlayerID] = []
     /// Every chat line each member was allowed to see since it joined, connected or not
     /// (the room's members then, resolved like `recipients` but ignoring connections).
     var allowedChat: [PlayerID: [ServerMessage]] = [:]
@@ -58,6 +60,11 @@ struct RoomHarness {
             for id in connected where id != sender { frames[id, default: []].append(bytes) }
         }
         return outcome
+    }
+
+    /// Sends as a member given by id (bots' ids are not names).
+    mutating func send(_ message: ClientMessage, fromID id: PlayerID) {
+        apply(room.handle(message, from: id, now: now))
     }
 
     mutating func leave(_ name: String) { apply(room.leave(Self.id(name), now: now)) }
@@ -119,6 +126,10 @@ struct RoomHarness {
                 games.append(record)
             case .turnRated(let rating):
                 ratingUpdates.append(rating)
+            case .botSeated(let id, _):
+                // A bot's brain is seated like a connection: it receives what a player does.
+                connected.insert(id)
+                bots.append(id)
             }
         }
     }

@@ -19,13 +19,15 @@ struct WordLeakPropertyTests {
         settings.hints = Int.random(in: 0...5, using: &rng)
         var h = RoomHarness(settings: settings, seed: seed)
         h.join("ada", "bob", "cy")
+        // Bots are members like the others: the word must not reach them either.
+        if seed % 2 == 0 { h.send(.addBot(level: .normal), from: "ada") }
         h.startGame(host: "ada")
         var seen: [PlayerID: Int] = [:]
 
         for _ in 0..<250 {
             let before = Self.secret(h.room)
             let actor = Self.names[Int.random(in: 0..<Self.names.count, using: &rng)]
-            switch Int.random(in: 0..<14, using: &rng) {
+            switch Int.random(in: 0..<17, using: &rng) {
             case 0...3:
                 let exact = Int.random(in: 0..<4, using: &rng) == 0
                 h.send(.chat(exact ? (before?.word ?? "none") : Self.noise[Int.random(in: 0..<Self.noise.count, using: &rng)]), from: actor)
@@ -38,6 +40,15 @@ struct WordLeakPropertyTests {
             case 10: h.reconnect(actor)
             case 11: h.send(.spectate(Bool.random(using: &rng)), from: actor)
             case 12: h.leave(actor)
+            case 14: h.send(.addBot(level: .hard), from: actor)
+            case 15:
+                if let bot = h.bots.randomElement(using: &rng) { h.send(.removeBot(playerID: bot), from: actor) }
+            case 16:
+                // A bot acts as its brain would: guesses, chats, chooses, skips.
+                if let bot = h.bots.randomElement(using: &rng) {
+                    let actions: [ClientMessage] = [.guess(before?.word ?? "x"), .chat("gg"), .choose(index: 0), .skip]
+                    h.send(actions[Int.random(in: 0..<actions.count, using: &rng)], fromID: bot)
+                }
             default: h.send(.ready(true), from: actor)
             }
             check(h, seen: &seen, before: before, after: Self.secret(h.room))
@@ -54,6 +65,9 @@ struct WordLeakPropertyTests {
             return []
         case .chatHistory(let lines):
             return lines.filter { $0.from != id }.flatMap { [$0.name, $0.text] }
+        case .error(let error):
+            // `ref` echoes the type of the refused message ("skip" is also a listed word).
+            return [error.message]
         default:
             var values: [String] = []
             func walk(_ value: JSONValue) {

@@ -33,7 +33,9 @@ const WIDTHS = [2, 4, 8, 16, 32, 48];
 const KNOWN_ERRORS = new Set([
   'room_not_found', 'room_full', 'already_in_room', 'banned', 'not_host', 'not_drawer', 'not_guesser',
   'wrong_phase', 'not_enough_players', 'rate_limited', 'too_large', 'not_online', 'bad_name', 'not_in_room',
+  'too_many_bots', 'not_a_bot',
 ]);
+const BOT_LEVELS = new Set(['easy', 'normal', 'hard']);
 const RATINGS = new Set(['like', 'dislike', 'none']);
 
 // ---------------------------------------------------------------- state
@@ -333,6 +335,7 @@ function playerRow(p) {
   if (S.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', title: t('player.host') }, icon('crown', t('player.host'))));
   if (drawing) marks.append(el('span', { className: 'mark mark-drawing', title: t('player.drawing') }, icon('pencil', t('player.drawing'))));
   if (guessed) marks.append(el('span', { className: 'mark mark-guessed', title: t('player.guessed') }, icon('check', t('player.guessed'))));
+  if (p.bot) marks.append(botBadge());
   if (S.phase === 'lobby' && p.ready) marks.append(el('span', { className: 'mark mark-ready', text: t('player.ready') }));
   if (p.connected === false) marks.append(el('span', { className: 'mark mark-offline', text: t('player.offline') }));
   const pts = S.phase === 'drawing' ? S.guessedPoints[p.id] : undefined;
@@ -357,6 +360,11 @@ function playerRow(p) {
   return li;
 }
 
+/** The badge a bot carries wherever players are shown. */
+function botBadge() {
+  return el('span', { className: 'mark mark-bot', title: t('player.botTitle'), text: t('player.bot') });
+}
+
 /** The actions that apply to another player now: vote kick in a game, kick for the host. */
 function playerActions(p) {
   if (p.id === S.meId || !S.room) return [];
@@ -368,6 +376,11 @@ function playerActions(p) {
       label: vk ? t('player.votekickCount', { votes: vk.votes, needed: vk.needed }) : t('player.votekick'),
       action: () => { if (confirm(t('player.votekickConfirm', { name: p.name }))) send({ t: 'votekick', playerId: p.id }); },
     });
+  }
+  if (isHost() && p.bot) {
+    // A bot is taken out of its seat, not kicked (no ban, no notice).
+    items.push({ id: 'removeBot', label: t('player.removeBot'), danger: true, action: () => send({ t: 'removeBot', playerId: p.id }) });
+    return items;
   }
   if (isHost()) {
     items.push({
@@ -395,6 +408,7 @@ function renderLobbyPanel() {
   rt.textContent = m?.ready ? t('room.readyOn') : t('room.ready');
   rt.classList.toggle('btn-success', Boolean(m?.ready));
   show($('#start-game'), isHost());
+  show($('#bot-controls'), isHost());
   const box = $('[data-settings="room"]');
   setSettingsDisabled(box, !isHost());
   show($('#settings-save'), isHost());
@@ -512,6 +526,10 @@ function initRoomControls() {
   });
   $('#ready-toggle').addEventListener('click', () => send({ t: 'ready', ready: !me()?.ready }));
   $('#start-game').addEventListener('click', () => send({ t: 'start' }));
+  $('#add-bot').addEventListener('click', () => {
+    const level = $('#bot-level').value;
+    send({ t: 'addBot', level: BOT_LEVELS.has(level) ? level : 'normal' });
+  });
   $('#leave-room').addEventListener('click', () => {
     if (S.phase && S.phase !== 'lobby' && !confirm(t('room.leaveConfirm'))) return;
     send({ t: 'leave' });
@@ -1010,6 +1028,7 @@ function renderGameEnd() {
       avatarNode(r.avatar ?? player(r.id)?.avatar, name, { size: r.place <= 3 ? 48 : 22 }),
       el('span', { className: 'place-no', text: `${r.place}.` }),
       el('span', { className: 'place-name', attrs: { dir: 'auto' }, text: name }),
+      r.bot ? botBadge() : null,
       el('span', { className: 'place-score', text: t('player.points', { n: r.score }) }),
     );
     (r.place <= 3 ? podium : rest).append(item);

@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     var seed: UInt64?
     @Option(help: "Seconds a drawer has to choose a word (env DRAWSERVER_CHOOSE_SECONDS).")
     var chooseSeconds: Int?
+    @Option(help: "Seconds every drawing turn lasts, overriding the rooms' drawTimeSec; for tests and demos (env DRAWSERVER_DRAW_SECONDS).")
+    var drawSeconds: Int?
     @Option(help: "Seconds the turn-end reveal lasts (env DRAWSERVER_TURN_END_SECONDS).")
     var turnEndSeconds: Int?
     @Option(help: "Seconds the game-end podium lasts (env DRAWSERVER_GAME_END_SECONDS).")
@@ -106,6 +108,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.room.canvas = size
         }
         configuration.room.chooseMs = try Self.seconds(chooseSeconds ?? env.int("DRAWSERVER_CHOOSE_SECONDS"), "choose-seconds", default: configuration.room.chooseMs)
+        if let draw = try drawSeconds ?? env.int("DRAWSERVER_DRAW_SECONDS") {
+            guard (1...3600).contains(draw) else { throw ValidationError("--draw-seconds must be 1...3600") }
+            configuration.room.drawMs = draw * 1000
+        }
         configuration.room.turnEndMs = try Self.seconds(turnEndSeconds ?? env.int("DRAWSERVER_TURN_END_SECONDS"), "turn-end-seconds", default: configuration.room.turnEndMs)
         configuration.room.gameEndMs = try Self.seconds(gameEndSeconds ?? env.int("DRAWSERVER_GAME_END_SECONDS"), "game-end-seconds", default: configuration.room.gameEndMs)
         configuration.room.graceMs = try Self.seconds(graceSeconds ?? env.int("DRAWSERVER_GRACE_SECONDS"), "grace-seconds", default: configuration.room.graceMs)

@@ -20,3 +20,24 @@ extension GameDatabase: DrawingArchive {
         return try StrokeLog(ndjson: text)
     }
 }
+
+extension GameDatabase {
+    /// People's drawings bots may replay: finished turns with a drawing that more players
+    /// liked than disliked, best-rated first (then the most liked, then the newest).
+    /// Logs that no longer parse are left out.
+    func botDrawings(limit: Int) throws -> [(word: String, log: StrokeLog)] {
+        let rows = try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT word, strokes FROM turn
+                WHERE drawing_id IS NOT NULL AND likes > dislikes
+                ORDER BY likes - dislikes DESC, likes DESC, id DESC LIMIT ?
+                """, arguments: [limit])
+        }
+        return rows.compactMap { row in
+            let word: String = row["word"]
+            let text: String = row["strokes"]
+            guard let log = try? StrokeLog(ndjson: text) else { return nil }
+            return (word, log)
+        }
+    }
+}

@@ -84,11 +84,17 @@ final class DrawServerRuntime: Sendable {
             let start = ContinuousClock.now
             let stored = try database.load()
             server.restore(stored)
+            // Bots draw people's best-rated drawings ahead of the shipped samples.
+            let drawings = try database.botDrawings(limit: Self.botDrawingLimit)
+            server.addBotDrawings(drawings)
             logger.info("database loaded", metadata: ["path": "\(database.path)", "took": "\(ContinuousClock.now - start)"])
         }
         server.admission.start(on: eventLoopGroup)
         readiness.set(.ready)
     }
+
+    /// How many stored drawings bots may replay (each a turn's stroke log, at most 1 MiB).
+    static let botDrawingLimit = 500
 
     /// The close reason sent with 1012.
     static let restartReason = "server restarting: reconnect with your token"

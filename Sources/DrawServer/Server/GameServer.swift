@@ -3,6 +3,7 @@ import Canvas
 import Logging
 import NIOCore
 import NIOPosix
+import Bots
 import Rooms
 import Synchronization
 
@@ -41,6 +42,22 @@ final class GameServer: Sendable {
         var addresses: AddressBudgets
         /// Set once by `beginDrain()`: connections registered later are told to come back.
         var draining = false
+    }
+
+    /// The drawings bots draw from: the shipped samples, and people's well-rated drawings
+    /// once the store is loaded (`addBotDrawings`).
+    private let botLibraryState = Mutex(BotLibrary.samples)
+
+    var botLibrary: BotLibrary { botLibraryState.withLock { $0 } }
+
+    /// Adds people's drawings (stored turns, best first) ahead of the samples.
+    func addBotDrawings(_ drawings: [(word: String, log: StrokeLog)]) {
+        botLibraryState.withLock { library in
+            // Added in reverse so the best ends up first.
+            for drawing in drawings.reversed() where drawing.log.size == configuration.room.canvas {
+                library.addStored(drawing.log, word: drawing.word)
+            }
+        }
     }
 
     private let directory: Mutex<Directory>
@@ -209,8 +226,9 @@ final class GameServer: Sendable {
             for stored in stored.rooms {
                 guard let code = RoomCode(parsing: stored.snapshot.code), d.rooms[code] == nil else { continue }
                 do {
-                    let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
+                    var room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
                     guard !room.members.isEmpty else { continue }
+                    room.botVocabulary = botLibrary.vocabulary
                     let live = LiveRoom(room: room, server: self)
                     d.rooms[code] = live
                     d.lobby.update(room.summary)
@@ -320,6 +338,7 @@ final class GameServer: Sendable {
                 )
                 // `--seed` replays exactly, drawing ids included; otherwise they are system random.
                 if configuration.seed != nil { room.drawingIDs = .seeded(reserved.seed ^ 0x9E37_79B9_7F4A_7C15) }
+                room.botVocabulary = botLibrary.vocabulary
                 let live = LiveRoom(room: room, server: self)
                 d.rooms[reserved.code] = live
                 d.lobby.update(room.summary)
@@ -341,8 +360,9 @@ final class GameServer: Sendable {
             }
             for stored in stored.rooms {
                 do {
-                    let room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
+                    var room = try Room(restoring: stored.snapshot, frames: stored.frames, configuration: configuration.room, now: now)
                     guard !room.members.isEmpty else { continue }
+                    room.botVocabulary = botLibrary.vocabulary
                     let live = LiveRoom(room: room, server: self)
                     d.rooms[room.code] = live
                     d.lobby.update(room.summary)

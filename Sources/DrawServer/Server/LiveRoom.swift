@@ -1,4 +1,5 @@
 import CoreMetrics
+import Bots
 import Canvas
 import NIOCore
 import Rooms
@@ -34,11 +35,13 @@ final class LiveRoom: Sendable {
         var resync = ResyncPacer()
         /// Another node runs the room now: nothing more happens here.
         var abandoned = false
+        /// The room's bots, seated as sessions (`BotRunner`), held until released.
+        var bots: [PlayerID: BotRunner] = [:]
     }
     private let state: Mutex<State>
     private let server: GameServer
     /// Runs the room's timer.
-    private let eventLoop: any EventLoop
+    let eventLoop: any EventLoop
 
     init(room: Room, server: GameServer) {
         self.code = room.code
@@ -256,13 +259,13 @@ final class LiveRoom: Sendable {
         let timer = state.withLock { s -> TimerChange in
             guard !s.abandoned else { return .none }
             let effects = change(&s)
-            Self.perform(effects, in: &s, server: server, code: code)
+            Self.perform(effects, in: &s, server: server, code: code, live: self)
             return Self.publish(in: &s, server: server, code: code)
         }
         arm(timer)
     }
 
-    private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode) {
+    private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode, live: LiveRoom) {
         // Shelved before `turnEnd` is delivered, so its image links work at once.
         for case .turnFinished(let record) in effects { server.drawings.keep(record) }
         for effect in effects {
@@ -274,6 +277,7 @@ final class LiveRoom: Sendable {
                 for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame)) }
             case .released(let player):
                 s.outboxes[player] = nil
+                if let bot = s.bots.removeValue(forKey: player) { bot.stop() }
                 server.released(player, from: code)
             case .turnFinished(let record):
                 server.store.turnFinished(record)
@@ -281,16 +285,38 @@ final class LiveRoom: Sendable {
                 server.store.gameFinished(record)
             case .turnRated(let rating):
                 server.store.turnRated(rating)
+            case .botSeated(let player, let level):
+                seatBot(player, level: level, in: &s, server: server, live: live)
             }
         }
         if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
     }
 
-    /// Arms the timer of a room restored from storage.
+    /// Seats a bot's brain as a session of the room, under the lock: its outbox takes the
+    /// room's messages from now on, like a member's connection.
+    private static func seatBot(_ player: PlayerID, level: BotLevel, in s: inout State, server: GameServer, live: LiveRoom) {
+        guard s.bots[player] == nil else { return }
+        let brain = BotBrain(
+            level: level, seed: BotRunner.seed(for: player, serverSeed: server.configuration.seed),
+            library: server.botLibrary, playerID: player
+        )
+        let runner = BotRunner(id: player, brain: brain, room: live, server: server, eventLoop: live.eventLoop)
+        s.bots[player] = runner
+        s.outboxes[player] = runner.outbox
+    }
+
+    /// Arms the timer of a room restored from storage, and seats its bots again.
     func start() {
         let server = self.server
         let code = self.code
         let timer = state.withLock { s -> TimerChange in
+            var effects: [RoomEffect] = []
+            for seat in s.room.botSeats {
+                Self.seatBot(seat.id, level: seat.level, in: &s, server: server, live: self)
+                // The room's state and the turn's own message, as a resuming player gets them.
+                effects += s.room.connect(seat.id, now: server.clock.now)
+            }
+            Self.perform(effects, in: &s, server: server, code: code, live: self)
             server.store.roomChanged(s.room.snapshot(now: server.clock.now))
             return Self.publish(in: &s, server: server, code: code)
         }
