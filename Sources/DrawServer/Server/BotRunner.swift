@@ -45,6 +45,14 @@ final class BotRunner: ConnectionWriter.Sink, @unchecked Sendable {
     func stop() {
         state.withLock { $0.brain = nil }
         outbox.finish()
+        // The writer refers back to this runner (unowned) until told the sink is gone, on
+        // its event loop; the task holds both until then.
+        guard let writer else { return }
+        if eventLoop.inEventLoop {
+            writer.connectionClosed()
+        } else {
+            eventLoop.execute { writer.connectionClosed(); withExtendedLifetime(self) {} }
+        }
     }
 
     // MARK: - ConnectionWriter.Sink (on the event loop)
@@ -65,7 +73,8 @@ final class BotRunner: ConnectionWriter.Sink, @unchecked Sendable {
         if !actions.isEmpty { eventLoop.execute { self.perform(actions) } }
     }
 
-    func sendNow(_ frame: WireFrame) { write(frame, flush: true) }
+    /// Never called: a bot's outbox is never lent a socket, so nothing is sent at once.
+    func writeRemainder(_ rest: ByteBuffer) {}
 
     func close(_ close: Outbox.Close) { stop() }
 

@@ -50,6 +50,14 @@ final class LiveRoom: Sendable {
         self.eventLoop = server.eventLoopGroup.next()
     }
 
+    /// A room let go with bots still seated (closed, or taken over by another node): each
+    /// bot's writer is told its runner is going, so a drain still scheduled touches nothing.
+    deinit {
+        state.withLock { s in
+            for bot in s.bots.values { bot.stop() }
+        }
+    }
+
     // MARK: - Membership
 
     /// Seats the player; nil on success, else the error to answer with.
