@@ -66,6 +66,7 @@ let package = Package(
                 "Canvas",
                 "Rooms",
                 "Bots",
+                "DrawClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

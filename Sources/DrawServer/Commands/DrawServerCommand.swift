@@ -6,7 +6,7 @@ struct DrawServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drawserver",
         abstract: "A real-time draw-and-guess game server.",
-        subcommands: [ServeCommand.self, RenderCommand.self, TimelapseCommand.self, ExportCommand.self, BackupCommand.self, BenchCanvasCommand.self, BenchRoomsCommand.self, BenchMessagesCommand.self, BenchRelayCommand.self, ReplayCommand.self],
+        subcommands: [ServeCommand.self, RenderCommand.self, TimelapseCommand.self, ExportCommand.self, BackupCommand.self, BenchCanvasCommand.self, BenchRoomsCommand.self, BenchMessagesCommand.self, BenchRelayCommand.self, ReplayCommand.self, BotCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }
