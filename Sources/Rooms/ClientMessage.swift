@@ -20,6 +20,11 @@ public enum ClientMessage: Sendable, Hashable {
     case skip
     /// `rate`: nil withdraws the rating ("none").
     case rate(Rating?)
+    /// `gallery`: whether the sender's drawings from public rooms may be listed on the
+    /// public gallery (a setting the client remembers and sends after every `welcome`).
+    case gallery(listed: Bool)
+    /// `report`: a drawing or a chat line, with a reason.
+    case report(ReportRequest)
 
     /// The message's `t`, used as the `ref` of an error answering it.
     public var type: String {
@@ -42,6 +47,8 @@ public enum ClientMessage: Sendable, Hashable {
         case .choose: "choose"
         case .skip: "skip"
         case .rate: "rate"
+        case .gallery: "gallery"
+        case .report: "report"
         }
     }
 }

@@ -22,6 +22,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case serverBusy = "server_busy"
     /// Added: a new room is refused while storage fails and its held changes reached their bound.
     case storageUnavailable = "storage_unavailable"
+    /// Added: a player's reports beyond its budget (docs/PROTOCOL.md, "Reports").
+    case reportLimited = "report_limited"
+    /// Added: a report naming a drawing or chat line the reporter cannot have seen.
+    case unknownTarget = "unknown_target"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

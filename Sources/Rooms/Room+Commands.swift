@@ -20,7 +20,7 @@ extension Room {
         case .choose(let index): result = choose(index, from: id, now: now)
         case .skip: result = skip(from: id, now: now)
         case .rate(let rating): result = rate(rating, from: id)
-        case .hello, .rooms, .create, .join, .quickplay, .leave, .invite: result = .success([])
+        case .hello, .rooms, .create, .join, .quickplay, .leave, .invite, .gallery, .report: result = .success([])
         }
         switch result {
         case .success(let effects):
