@@ -19,10 +19,10 @@ extension DrawServerRuntime {
             return Self.response(Array(try encoder.encode(reports.reversed().map(ReportBody.init))), contentType: "application/json")
         }
 
-        router.get("api/reports/:id/:file") { request, context -> Response in
+        router.get("api/reports/:id/:part") { request, context -> Response in
             try auth.require(request)
             let report = try self.openReport(context)
-            let file = try context.parameters.require("file")
+            let file = try context.parameters.require("part")
             guard let log = report.strokes, file == "snapshot.png" || file == "timelapse.apng" else {
                 throw HTTPError(.notFound, message: "this report has no such evidence")
             }
@@ -42,10 +42,11 @@ extension DrawServerRuntime {
             return Self.response(bytes, contentType: file == "snapshot.png" ? "image/png" : "image/apng")
         }
 
-        router.post("api/reports/:id/:action") { request, context -> Response in
+        router.post("api/reports/:id/:part") { request, context -> Response in
             try auth.require(request)
             let report = try self.openReport(context)
-            switch try context.parameters.require("action") {
+            let action = try context.parameters.require("part")
+            switch action {
             case "dismiss":
                 break
             case "remove":
@@ -65,7 +66,7 @@ extension DrawServerRuntime {
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")
             }
             _ = self.server.moderation.withDesk { $0.close(report.id) }
-            self.logger.info("report closed", metadata: ["report": "\(report.id)", "action": "\(context.parameters.get("action") ?? "")"])
+            self.logger.info("report closed", metadata: ["report": "\(report.id)", "action": "\(action)"])
             return Response(status: .noContent)
         }
 
