@@ -12,13 +12,13 @@ const state = { view: 'recent', lang: '', word: '', page: 1, hasMore: false, dra
 
 /** The query string of the current view, filters and page. */
 export function galleryPath({ view, lang, word, page }) {
-  const params = new URLSearchParams();
-  if (view === 'best') params.set('sort', 'best');
-  if (lang) params.set('lang', lang);
-  if (word) params.set('word', word);
-  params.set('page', String(page));
-  params.set('per', String(PER_PAGE));
-  return `${view === 'mine' ? '/api/gallery/mine' : '/api/gallery'}?${params}`;
+  // encodeURIComponent, not URLSearchParams: the server reads "+" as a plus, not a space.
+  const params = [];
+  if (view === 'best') params.push('sort=best');
+  if (lang) params.push(`lang=${encodeURIComponent(lang)}`);
+  if (word) params.push(`word=${encodeURIComponent(word)}`);
+  params.push(`page=${page}`, `per=${PER_PAGE}`);
+  return `${view === 'mine' ? '/api/gallery/mine' : '/api/gallery'}?${params.join('&')}`;
 }
 
 async function load() {

@@ -84,7 +84,7 @@ function reportNode(r, api, onChange) {
       el('figure', { className: 'report-snapshot', hidden: true }, el('img', { attrs: { alt: 'Canvas when reported' } }), el('figcaption', { className: 'muted small', text: 'Canvas when reported' })),
       el('figure', { className: 'report-timelapse', hidden: true }, el('img', { attrs: { alt: 'Time-lapse of the turn' } }), el('figcaption', { className: 'muted small', text: 'Time-lapse' })),
     ),
-    chat.children.length ? el('details', { className: 'report-context', open: true }, el('summary', { text: `Chat around it (${chat.children.length} lines)` }), chat) : null,
+    chat.children.length ? el('details', { className: 'report-context', open: true }, el('summary', { text: `Chat around it (${chat.children.length} ${chat.children.length === 1 ? 'line' : 'lines'})` }), chat) : null,
     actions,
   );
 }
