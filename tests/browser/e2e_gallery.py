@@ -116,11 +116,13 @@ def run(base, token, pages, bots):
 
     # ---- reports: bob's drawing from the podium, bob's chat line from the chat
     a.click(f"{first} .report-menu summary")
+    a.wait(lambda: a.visible(f'{first} .report-menu button[data-reason="offensive"]'), "the report reasons")
     a.click(f'{first} .report-menu button[data-reason="offensive"]')
     a.wait(lambda: "moderator" in (a.text("#toasts") or ""), "the thanks toast after a report")
     a.click("#gameend-close")
     line = f'.chat-line[data-text="{RUDE}"]'
     a.js(f"document.querySelector('{line} .report-menu').open = true")
+    a.wait(lambda: a.visible(f'{line} .report-menu button[data-reason="spam"]'), "the report reasons in the chat line")
     a.click(f'{line} .report-menu button[data-reason="spam"]')
     a.wait(lambda: len(json.loads(http(base, "/api/reports", token)[2])) == 2, "two open reports on the server")
     log("reports from the podium and the chat: ok")

@@ -41,17 +41,23 @@ export function reportMenu(label, onPick) {
   const menu = el('details', { className: 'report-menu' },
     el('summary', { className: 'btn btn-ghost btn-sm', attrs: { 'aria-label': label, title: label } }, icon('flag'), el('span', { className: 'report-label', text: t('report.action') })),
   );
-  const list = el('div', { className: 'report-reasons', attrs: { role: 'group', 'aria-label': t('report.why') } });
-  for (const reason of REPORT_REASONS) {
-    list.append(el('button', {
-      type: 'button',
-      className: 'btn btn-sm',
-      dataset: { reason },
-      text: t(`report.reason.${reason}`),
-      on: { click: () => { menu.open = false; onPick(reason); } },
-    }));
-  }
-  menu.append(list);
+  // The reasons are built when the menu opens (in the language of that moment), so a
+  // chat of 300 lines does not carry 1,800 buttons.
+  menu.addEventListener('toggle', () => {
+    menu.querySelector('.report-reasons')?.remove();
+    if (!menu.open) return;
+    const list = el('div', { className: 'report-reasons', attrs: { role: 'group', 'aria-label': t('report.why') } });
+    for (const reason of REPORT_REASONS) {
+      list.append(el('button', {
+        type: 'button',
+        className: 'btn btn-sm',
+        dataset: { reason },
+        text: t(`report.reason.${reason}`),
+        on: { click: () => { menu.open = false; onPick(reason); } },
+      }));
+    }
+    menu.append(list);
+  });
   return menu;
 }
 
