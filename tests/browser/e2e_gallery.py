@@ -91,7 +91,9 @@ def run(base, token, pages, bots):
 
     # ---- the podium's gallery
     a.wait(lambda: a.visible("#overlay-gameend"), "the podium", timeout=20)
-    a.wait(lambda: a.visible("#game-gallery"), "the game's gallery with the podium")
+    a.wait(lambda: a.visible("#gameend-drawings") and "2" in a.text("#gameend-drawings"), "the 'Drawings (2)' button with the podium")
+    a.click("#gameend-drawings")
+    a.wait(lambda: a.visible("#game-gallery") and not a.visible("#podium"), "the game's drawings in place of the podium")
     cards = a.js("return [...document.querySelectorAll('#game-gallery-list .drawing-card')].map(c => [c.dataset.id, c.querySelector('.drawing-word').textContent, c.querySelector('.drawing-by').textContent])")
     if [c[0] for c in cards] != [bob_drawing, alice_drawing]:
         raise Failure(f"the game's gallery shows {cards}, expected bob's then alice's drawing")
@@ -119,6 +121,8 @@ def run(base, token, pages, bots):
     a.wait(lambda: a.visible(f'{first} .report-menu button[data-reason="offensive"]'), "the report reasons")
     a.click(f'{first} .report-menu button[data-reason="offensive"]')
     a.wait(lambda: "moderator" in (a.text("#toasts") or ""), "the thanks toast after a report")
+    a.click("#gameend-drawings")
+    a.wait(lambda: a.visible("#podium") and not a.visible("#game-gallery"), "back to the podium")
     a.click("#gameend-close")
     line = f'.chat-line[data-text="{RUDE}"]'
     a.js(f"document.querySelector('{line} .report-menu').open = true")

@@ -65,6 +65,7 @@ const S = {
   gameEndMsg: null,
   gameDrawings: [], // this game's drawings so far: {id, word, drawer, likes, dislikes}
   gameEndDrawings: [], // the finished game's, for the podium's gallery
+  gameGalleryOpen: false, // the game-over dialog shows the drawings instead of the podium
   avatar: null, // my avatar (the builder's choice, then the server's copy from welcome)
   ratings: { likes: 0, dislikes: 0 },
   myRating: 'none',
@@ -1015,6 +1016,7 @@ function onGameEnd(msg) {
   S.announcedTurn = null;
   S.gameEndDrawings = S.gameDrawings;
   S.gameDrawings = [];
+  S.gameGalleryOpen = false;
   renderGameEnd();
   const mine = withPlaces(msg.ranking).find((r) => r.id === S.meId);
   if (mine) chat.system('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
@@ -1052,7 +1054,14 @@ function renderGameGallery() {
     const onReport = d.drawerId === S.meId ? undefined : (reason) => send({ t: 'report', kind: 'drawing', drawing: d.id, reason });
     list.append(drawingCard(d, { onReport, size: 200 }));
   }
-  show($('#game-gallery'), S.gameEndDrawings.length > 0);
+  const any = S.gameEndDrawings.length > 0;
+  const open = any && S.gameGalleryOpen;
+  show($('#game-gallery'), open);
+  show($('#podium-view'), !open);
+  const toggle = $('#gameend-drawings');
+  show(toggle, any);
+  toggle.setAttribute('aria-expanded', String(open));
+  toggle.textContent = open ? t('gallery.showPodium') : t('gallery.showDrawings', { n: S.gameEndDrawings.length });
   $('#gallery-listed').checked = galleryListed();
 }
 
@@ -1162,6 +1171,10 @@ function boot() {
   setLocale(initialLocale(), { remember: false });
   board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
   chat = new ChatLog($('#chat-log'), player, (line, reason) => send({ t: 'report', kind: 'chat', from: line.from, text: line.text, reason }));
+  $('#gameend-drawings').addEventListener('click', () => {
+    S.gameGalleryOpen = !S.gameGalleryOpen;
+    renderGameGallery();
+  });
   $('#gallery-listed').addEventListener('change', (e) => {
     rememberGalleryListed(e.target.checked);
     send({ t: 'gallery', listed: e.target.checked });

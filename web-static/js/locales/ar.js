@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'لا توجد رسومات هنا بعد.',
   'gallery.back': 'العب',
   'gallery.failed': 'تعذّر تحميل المعرض.',
+  'gallery.showDrawings': 'الرسومات ({n})',
+  'gallery.showPodium': 'منصة التتويج',
 };

@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Hier gibt es noch keine Zeichnungen.',
   'gallery.back': 'Spielen',
   'gallery.failed': 'Die Galerie konnte nicht geladen werden.',
+  'gallery.showDrawings': 'Zeichnungen ({n})',
+  'gallery.showPodium': 'Siegertreppchen',
 };

@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'No drawings here yet.',
   'gallery.back': 'Play',
   'gallery.failed': 'The gallery could not be loaded.',
+  'gallery.showDrawings': 'Drawings ({n})',
+  'gallery.showPodium': 'Podium',
 };

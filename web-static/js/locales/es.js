@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Aún no hay dibujos aquí.',
   'gallery.back': 'Jugar',
   'gallery.failed': 'No se pudo cargar la galería.',
+  'gallery.showDrawings': 'Dibujos ({n})',
+  'gallery.showPodium': 'Podio',
 };

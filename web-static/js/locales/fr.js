@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Pas encore de dessins ici.',
   'gallery.back': 'Jouer',
   'gallery.failed': 'Impossible de charger la galerie.',
+  'gallery.showDrawings': 'Dessins ({n})',
+  'gallery.showPodium': 'Podium',
 };

@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Ancora nessun disegno qui.',
   'gallery.back': 'Gioca',
   'gallery.failed': 'Impossibile caricare la galleria.',
+  'gallery.showDrawings': 'Disegni ({n})',
+  'gallery.showPodium': 'Podio',
 };

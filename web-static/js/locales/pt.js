@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Ainda não há desenhos aqui.',
   'gallery.back': 'Jogar',
   'gallery.failed': 'Não foi possível carregar a galeria.',
+  'gallery.showDrawings': 'Desenhos ({n})',
+  'gallery.showPodium': 'Pódio',
 };

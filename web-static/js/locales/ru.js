@@ -257,4 +257,6 @@ export default {
   'gallery.empty': 'Здесь пока нет рисунков.',
   'gallery.back': 'Играть',
   'gallery.failed': 'Не удалось загрузить галерею.',
+  'gallery.showDrawings': 'Рисунки ({n})',
+  'gallery.showPodium': 'Пьедестал',
 };
