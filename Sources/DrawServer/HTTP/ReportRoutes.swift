@@ -13,15 +13,15 @@ extension DrawServerRuntime {
 
         router.get("api/reports") { request, _ -> Response in
             try auth.require(request)
-            let reports = self.server.moderation.withDesk { $0.open }
+            let reports = try await self.server.moderation.openReports()
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return Self.response(Array(try encoder.encode(reports.reversed().map(ReportBody.init))), contentType: "application/json")
+            return Self.response(Array(try encoder.encode(reports.map(ReportBody.init))), contentType: "application/json")
         }
 
         router.get("api/reports/:id/:part") { request, context -> Response in
             try auth.require(request)
-            let report = try self.openReport(context)
+            let report = try await self.openReport(context)
             let file = try context.parameters.require("part")
             guard let log = report.strokes, file == "snapshot.png" || file == "timelapse.apng" else {
                 throw HTTPError(.notFound, message: "this report has no such evidence")
@@ -44,7 +44,7 @@ extension DrawServerRuntime {
 
         router.post("api/reports/:id/:part") { request, context -> Response in
             try auth.require(request)
-            let report = try self.openReport(context)
+            let report = try await self.openReport(context)
             let action = try context.parameters.require("part")
             switch action {
             case "dismiss":
@@ -65,7 +65,7 @@ extension DrawServerRuntime {
             default:
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")
             }
-            _ = self.server.moderation.withDesk { $0.close(report.id) }
+            _ = try await self.server.moderation.closeReport(report.id, action: action)
             self.logger.info("report closed", metadata: ["report": "\(report.id)", "action": "\(action)"])
             return Response(status: .noContent)
         }
@@ -86,14 +86,14 @@ extension DrawServerRuntime {
     func removeDrawing(_ id: DrawingID) async throws {
         server.drawings.remove(id)
         drawingImages.remove(id)
-        server.moderation.withDesk { $0.closeAll(about: id) }
         _ = try await drawingArchive?.removeDrawing(id)
+        try await server.moderation.closeReports(about: id)
         logger.info("drawing removed", metadata: ["drawing": "\(id)"])
     }
 
-    private func openReport(_ context: DrawRequestContext) throws -> ReportDesk.Report {
+    private func openReport(_ context: DrawRequestContext) async throws -> ReportDesk.Report {
         let id = try context.parameters.require("id")
-        guard let report = server.moderation.withDesk({ $0.report(id) }) else {
+        guard id.count <= 40, let report = try await server.moderation.openReport(id) else {
             throw HTTPError(.notFound, message: "no such open report")
         }
         return report

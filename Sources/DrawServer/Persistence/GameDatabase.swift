@@ -214,6 +214,30 @@ final class GameDatabase: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v6 reports") { db in
+            // Players' reports with the evidence captured when each was made (docs/PROTOCOL.md
+            // section 9.3); `closed_at` and `action` once a moderator acted.
+            try db.execute(sql: """
+                CREATE TABLE report (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    filed_at INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    reporter TEXT NOT NULL,
+                    reporter_name TEXT NOT NULL,
+                    reported TEXT,
+                    reported_name TEXT,
+                    room TEXT,
+                    drawing_id TEXT,
+                    chat_text TEXT,
+                    chat TEXT NOT NULL,
+                    strokes TEXT,
+                    closed_at INTEGER,
+                    action TEXT
+                );
+                CREATE INDEX report_open ON report(closed_at, filed_at);
+                CREATE INDEX report_by_drawing ON report(drawing_id);
+                """)
+        }
         return migrator
     }
 

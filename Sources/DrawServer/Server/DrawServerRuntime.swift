@@ -70,6 +70,8 @@ final class DrawServerRuntime: Sendable {
             self.writer = nil
             self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup)
         }
+        let reports: (any ReportArchive)? = database ?? postgres
+        server.moderation.useArchive(reports)
     }
 
     /// Brings back the stored players and rooms, then opens for players.

@@ -48,7 +48,21 @@ extension GameServer {
             logger.info("report filed", metadata: [
                 "report": "\(filed.id)", "reason": "\(filed.reason.rawValue)", "room": "\(filed.room?.rawValue ?? "-")",
             ])
-            send(.reported(id: filed.id), to: outbox)
+            guard let archive = moderation.archive else {
+                send(.reported(id: filed.id), to: outbox)
+                return nil
+            }
+            // Answered once stored, so every node's moderator can see it by then. A store
+            // that fails keeps it in memory (listed from there) and says so in the log.
+            Task { [logger, moderation] in
+                do {
+                    try await archive.storeReport(filed)
+                    moderation.withDesk { $0.markStored(filed.id) }
+                } catch {
+                    logger.error("a report could not be stored; it is kept in memory", metadata: ["report": "\(filed.id)", "error": "\(error)"])
+                }
+                self.send(.reported(id: filed.id), to: outbox)
+            }
             return nil
         }
     }

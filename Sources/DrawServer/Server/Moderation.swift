@@ -53,4 +53,38 @@ final class Moderation: Sendable {
     // MARK: - Reports
 
     func withDesk<T>(_ body: (inout ReportDesk) -> T) -> T { desk.withLock { body(&$0) } }
+
+    /// The store reports are kept in (set once by the runtime), or nil: memory only.
+    private let archiveSlot = Mutex<(any ReportArchive)?>(nil)
+    var archive: (any ReportArchive)? { archiveSlot.withLock { $0 } }
+    func useArchive(_ archive: (any ReportArchive)?) { archiveSlot.withLock { $0 = archive } }
+
+    /// Open reports, newest first: the store's, and any the store could not take (kept in
+    /// memory since), so a failing store hides none.
+    func openReports() async throws -> [ReportDesk.Report] {
+        let memory = withDesk { $0.open }
+        guard let archive else { return memory.reversed() }
+        var reports = try await archive.openReports(limit: configuration.reports.maxOpen)
+        let stored = Set(reports.map(\.id))
+        let closed = withDesk { $0.closed }
+        reports += memory.filter { !stored.contains($0.id) && !closed.contains($0.id) && !$0.stored }
+        return reports.sorted { $0.filedAtMs > $1.filedAtMs }
+    }
+
+    func openReport(_ id: String) async throws -> ReportDesk.Report? {
+        if let archive, let report = try await archive.openReport(id) { return report }
+        return withDesk { $0.report(id) }
+    }
+
+    /// Closes a report everywhere; false when it was open nowhere.
+    func closeReport(_ id: String, action: String) async throws -> Bool {
+        let inMemory = withDesk { $0.close(id) != nil }
+        let inStore = try await archive?.closeReport(id, action: action) ?? false
+        return inMemory || inStore
+    }
+
+    func closeReports(about drawing: DrawingID) async throws {
+        withDesk { $0.closeAll(about: drawing) }
+        try await archive?.closeReports(about: drawing)
+    }
 }

@@ -33,6 +33,8 @@ struct ReportDesk: Sendable {
         /// The canvas when reported: the drawing's stroke log (its final frame is the
         /// snapshot, the whole log the time-lapse).
         var strokes: StrokeLog?
+        /// The store has it (then the store's copy is the one listed).
+        var stored = false
     }
 
     static let idAlphabet: [Character] = Array("abcdefghjkmnpqrstuvwxyz23456789")
@@ -40,6 +42,9 @@ struct ReportDesk: Sendable {
     let configuration: Configuration
     /// Oldest first.
     private(set) var open: [Report] = []
+    /// Reports closed lately, so a store that lists them a moment longer (another
+    /// node's close) is not contradicted by memory; bounded like `open`.
+    private(set) var closed: Set<String> = []
     private var budgets: [PlayerID: TokenBucket] = [:]
     private var random: RandomSource
 
@@ -70,8 +75,15 @@ struct ReportDesk: Sendable {
 
     /// Closes one report (dismissed, or acted on); nil when it is not open.
     mutating func close(_ id: String) -> Report? {
+        if closed.count >= configuration.maxOpen { closed.removeAll() }
+        closed.insert(id)
         guard let index = open.firstIndex(where: { $0.id == id }) else { return nil }
         return open.remove(at: index)
+    }
+
+    /// The store took the report.
+    mutating func markStored(_ id: String) {
+        if let index = open.firstIndex(where: { $0.id == id }) { open[index].stored = true }
     }
 
     /// Closes every report about a drawing that was removed; returns how many.
