@@ -142,4 +142,28 @@ struct PostgresGalleryTests {
             """) == 0)
         await store.close()
     }
+    /// A drawing removed on one node leaves the other node's memory (shelf and images).
+    @Test func aRemovalOnOneNodeReachesTheOthers() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let one = try await PostgresGameStore.open(url: url, nodeID: "one", logger: TestPostgres.logger)
+        let two = try await PostgresGameStore.open(url: url, nodeID: "two", logger: TestPostgres.logger)
+        var configuration = ServerConfiguration()
+        configuration.webRoot = nil
+        let runtime = try DrawServerRuntime(configuration: configuration, logger: TestPostgres.logger, postgres: two)
+        let f = GalleryContract.fixture()
+        let record = f.turns[0]
+        let id = try #require(record.drawing)
+        runtime.server.drawings.keep(record)
+        let key = DrawingImageCache.Key(id: id, kind: .png, scale: 1, maxSide: nil)
+        runtime.drawingImages.store([1, 2, 3], for: key)
+        let watch = runtime.watchRemovals(two)
+        defer { watch.cancel() }
+        _ = try await one.removeDrawing(id)
+        #expect(try await two.removedDrawings(sinceMs: 0) == [id])
+        try await waitUntil(seconds: 15) { runtime.server.drawings.isRemoved(id) }
+        #expect(runtime.server.drawings.log(id) == nil)
+        #expect(runtime.drawingImages.bytes(for: key) == nil)
+        await one.close()
+        await two.close()
+    }
 }

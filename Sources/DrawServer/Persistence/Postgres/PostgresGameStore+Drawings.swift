@@ -123,3 +123,17 @@ extension PostgresGameStore: DrawingArchive {
         }
     }
 }
+
+extension PostgresGameStore {
+    /// Drawings removed since `sinceMs` (ms since 1970), on any node: the others drop them
+    /// from memory (`DrawServerRuntime.watchRemovals`).
+    func removedDrawings(sinceMs: Int64) async throws -> [DrawingID] {
+        var ids: [DrawingID] = []
+        for try await text in try await client.query(
+            "SELECT drawing_id FROM removed_drawing WHERE removed_at >= \(sinceMs)", logger: logger
+        ).decode(String.self) {
+            if let id = DrawingID(parsing: text) { ids.append(id) }
+        }
+        return ids
+    }
+}
