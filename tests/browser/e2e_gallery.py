@@ -101,6 +101,8 @@ def run(base, token, pages, bots):
         raise Failure(f"words or drawers wrong in the game's gallery: {cards}")
     first = f'#game-gallery-list .drawing-card[data-id="{bob_drawing}"]'
     a.wait(lambda: img_loaded(a, f"{first} img"), "bob's drawing loaded in the gallery")
+    a.wait(lambda: img_loaded(a, f'#game-gallery-list .drawing-card[data-id="{alice_drawing}"] img'), "alice's drawing loaded in the gallery")
+    a.screenshot("gallery-podium")
     if a.js(f"return document.querySelector('{first} .drawing-ratings') === null"):
         raise Failure("no ratings on the gallery card")
     a.click(f"{first} .drawing-play")
@@ -113,7 +115,6 @@ def run(base, token, pages, bots):
             raise Failure(f"the {kind} download {href}: {status} {got} {len(body)} bytes")
     if a.js(f"return !!document.querySelector('#game-gallery-list .drawing-card[data-id=\"{alice_drawing}\"] .report-menu')"):
         raise Failure("alice is offered to report her own drawing")
-    a.screenshot("gallery-podium")
     log("podium gallery: two drawings, word, drawer, ratings, time-lapse, downloads: ok")
 
     # ---- reports: bob's drawing from the podium, bob's chat line from the chat
