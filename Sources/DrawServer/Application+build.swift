@@ -41,6 +41,8 @@ func buildApplication(
     runtime.addModeratorRoutes(to: router)
     runtime.addHealthRoute(to: router)
     runtime.addDrawingRoutes(to: router)
+    runtime.addGalleryRoutes(to: router)
+    runtime.addReportRoutes(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

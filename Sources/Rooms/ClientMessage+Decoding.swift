@@ -67,8 +67,40 @@ extension ClientMessage {
             }
             return .addBot(level: parsed)
         case "removeBot": return .removeBot(playerID: PlayerID(try fields.string("playerId")))
+        case "gallery":
+            guard let listed = try fields.optionalBool("listed") else {
+                throw ProtocolError(.badMessage, "missing boolean field \"listed\"")
+            }
+            return .gallery(listed: listed)
+        case "report":
+            return .report(try reportRequest(&fields))
         default:
             throw ProtocolError(.badMessage, "unknown message type \"\(type.prefix(40))\"")
+        }
+    }
+}
+
+extension ClientMessage {
+    /// `{"t":"report","kind":"drawing","drawing":"ID"?,"reason":R}` or
+    /// `{"t":"report","kind":"chat","from":"<player id>","text":"<line>","reason":R}`.
+    fileprivate static func reportRequest(_ fields: inout Fields) throws(ProtocolError) -> ReportRequest {
+        let reasonText = try fields.string("reason")
+        guard let reason = ReportReason(rawValue: reasonText) else {
+            let known = ReportReason.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ProtocolError(.badMessage, "reason must be one of \(known), not \"\(reasonText.prefix(20))\"")
+        }
+        switch try fields.string("kind") {
+        case "drawing":
+            guard let text = try fields.optionalString("drawing") else { return ReportRequest(target: .drawing(nil), reason: reason) }
+            guard let id = DrawingID(parsing: text) else { throw ProtocolError(.badMessage, "drawing is not a drawing id") }
+            return ReportRequest(target: .drawing(id), reason: reason)
+        case "chat":
+            let from = PlayerID(try fields.string("from"))
+            let text = try fields.string("text")
+            guard text.count <= 400 else { throw ProtocolError(.tooLarge, "text is longer than any chat line") }
+            return ReportRequest(target: .chat(from: from, text: text), reason: reason)
+        case let other:
+            throw ProtocolError(.badMessage, "kind must be drawing or chat, not \"\(other.prefix(20))\"")
         }
     }
 }

@@ -24,6 +24,11 @@ public enum ClientMessage: Sendable, Hashable {
     case addBot(level: BotLevel)
     /// Host only: takes a bot out of its seat.
     case removeBot(playerID: PlayerID)
+    /// `gallery`: whether the sender's drawings from public rooms may be listed on the
+    /// public gallery (a setting the client remembers and sends after every `welcome`).
+    case gallery(listed: Bool)
+    /// `report`: a drawing or a chat line, with a reason.
+    case report(ReportRequest)
 
     /// The message's `t`, used as the `ref` of an error answering it.
     public var type: String {
@@ -48,6 +53,8 @@ public enum ClientMessage: Sendable, Hashable {
         case .rate: "rate"
         case .addBot: "addBot"
         case .removeBot: "removeBot"
+        case .gallery: "gallery"
+        case .report: "report"
         }
     }
 }

@@ -26,6 +26,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case tooManyBots = "too_many_bots"
     /// Added: `removeBot` naming a member who is a person (use `kick`).
     case notABot = "not_a_bot"
+    /// Added: a player's reports beyond its budget (docs/PROTOCOL.md, "Reports").
+    case reportLimited = "report_limited"
+    /// Added: a report naming a drawing or chat line the reporter cannot have seen.
+    case unknownTarget = "unknown_target"
 }
 
 /// An error answer to one client message: `{"t":"error","code","message","ref"}`.

@@ -22,7 +22,7 @@ extension Room {
         case .rate(let rating): result = rate(rating, from: id)
         case .addBot(let level): result = addBot(level, from: id, now: now)
         case .removeBot(let target): result = removeBot(target, from: id, now: now)
-        case .hello, .rooms, .create, .join, .quickplay, .leave, .invite: result = .success([])
+        case .hello, .rooms, .create, .join, .quickplay, .leave, .invite, .gallery, .report: result = .success([])
         }
         switch result {
         case .success(let effects):

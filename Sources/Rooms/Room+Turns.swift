@@ -113,7 +113,8 @@ extension Room {
             effects.append(.turnFinished(TurnRecord(
                 roomCode: code, game: progress.number, turn: progress.turn, round: progress.round,
                 drawer: turn.drawer, word: turn.word, reason: reason, scores: scores, strokes: strokeLog,
-                ratings: ratings, drawing: drawingID
+                ratings: ratings, drawing: drawingID, isPublic: isPublic, language: settings.language,
+                drawerName: member(turn.drawer)?.name ?? ""
             )))
         }
         effects += roomBroadcast(now: now)

@@ -42,6 +42,18 @@ public struct TurnRecord: Sendable, Equatable {
     public var ratings = RatingCounts()
     /// The id its images are served under; nil when the canvas ended empty.
     public var drawing: DrawingID?
+    /// Gallery facts (docs/PERSISTENCE.md, "Drawings and the gallery"): whether the room was
+    /// public, its word list's language and the drawer's name when the turn ended.
+    public var isPublic = false
+    public var language = "en"
+    public var drawerName = ""
+    /// The drawer asked to keep its drawings off the public gallery (`gallery` message);
+    /// set by the shell, which keeps the players' settings.
+    public var drawerOptedOut = false
+
+    /// The players a private room's drawing is listed to: everyone scored in the turn
+    /// (its seated players and the drawer).
+    public var players: [PlayerID] { scores.keys.sorted { $0.rawValue < $1.rawValue } }
 }
 
 /// A finished game and its ranking.

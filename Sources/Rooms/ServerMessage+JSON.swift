@@ -122,6 +122,10 @@ extension ServerMessage {
                 w.endObject()
             }
             w.endArray()
+        case .gallery(let listed):
+            w.field("listed", listed)
+        case .reported(let id):
+            w.field("id", id)
         }
         w.endObject()
         return w.bytes

@@ -28,6 +28,10 @@ public enum ServerMessage: Sendable, Hashable {
     case ratings(RatingCounts)
     /// On resume: the chat lines this player may see, oldest first.
     case chatHistory([ChatLine])
+    /// The sender's gallery setting, as the server now keeps it (answers `gallery`).
+    case gallery(listed: Bool)
+    /// A report was filed; `id` names it for the moderator.
+    case reported(id: String)
 
     /// The message's `t`.
     public var type: String {
@@ -55,6 +59,8 @@ public enum ServerMessage: Sendable, Hashable {
         case .votekick: "votekick"
         case .ratings: "ratings"
         case .chatHistory: "chatHistory"
+        case .gallery: "gallery"
+        case .reported: "reported"
         }
     }
 }

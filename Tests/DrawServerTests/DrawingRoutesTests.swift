@@ -88,7 +88,7 @@ struct DrawingRoutesTests {
     }
 
     /// A drawing no longer on the shelf of recent ones is read back from the database.
-    @Test func theDatabaseKeepsTheDrawingsLog() throws {
+    @Test func theDatabaseKeepsTheDrawingsLog() async throws {
         let path = temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try GameDatabase(path: path)
@@ -101,11 +101,12 @@ struct DrawingRoutesTests {
         )
         var empty = record
         empty.drawing = nil
-        try database.pool.write { db in
-            try PersistenceWriter.apply([.turn(record), .turn(empty), .turn(empty)], to: db, retention: 10)
+        let changes: [PersistenceWriter.Change] = [.turn(record), .turn(empty), .turn(empty)]
+        try await database.pool.write { db in
+            try PersistenceWriter.apply(changes, to: db, retention: 10)
         }
-        #expect(try database.drawingLog(id) == log)
-        #expect(try database.drawingLog(DrawingID.random(using: &random)) == nil)
+        #expect(try await database.drawingLog(id) == log)
+        #expect(try await database.drawingLog(DrawingID.random(using: &random)) == nil)
     }
 
     @Test func theShelfAndTheImageCacheStayBounded() {

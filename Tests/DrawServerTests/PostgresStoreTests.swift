@@ -30,7 +30,7 @@ struct PostgresStoreTests {
         }
         #expect(stores.count == 4)
         let applied = try await TestPostgres.integer(url, "SELECT COUNT(*) FROM drawserver_migrations")
-        #expect(applied == Int64(PostgresSchema.migrations.count))
+        #expect(applied == Int64(PostgresSchema.migrations.count + PostgresSchema.galleryMigrations.count + PostgresSchema.reportMigrations.count))
         for store in stores { await store.close() }
     }
 

@@ -19,6 +19,7 @@ import { turnKey } from './chat-history.js';
 import { ChatLog } from './chat-log.js';
 import { openPlayerMenu, closePlayerMenu, initPlayerMenu, refreshPlayerMenu } from './player-menu.js';
 import { fitRoom } from './layout.js';
+import { drawingCard, reportMenu, galleryListed, rememberGalleryListed, isDrawingId } from './drawing-card.js';
 
 const NAME_KEY = 'drawserver.name';
 
@@ -34,6 +35,7 @@ const KNOWN_ERRORS = new Set([
   'room_not_found', 'room_full', 'already_in_room', 'banned', 'not_host', 'not_drawer', 'not_guesser',
   'wrong_phase', 'not_enough_players', 'rate_limited', 'too_large', 'not_online', 'bad_name', 'not_in_room',
   'too_many_bots', 'not_a_bot',
+  'report_limited', 'unknown_target',
 ]);
 const BOT_LEVELS = new Set(['easy', 'normal', 'hard']);
 const RATINGS = new Set(['like', 'dislike', 'none']);
@@ -63,6 +65,9 @@ const S = {
   lastRoomCode: null,
   turnEndMsg: null, // the last turnEnd / gameEnd, re-rendered on a language switch
   gameEndMsg: null,
+  gameDrawings: [], // this game's drawings so far: {id, word, drawer, likes, dislikes}
+  gameEndDrawings: [], // the finished game's, for the podium's gallery
+  gameGalleryOpen: false, // the game-over dialog shows the drawings instead of the podium
   avatar: null, // my avatar (the builder's choice, then the server's copy from welcome)
   ratings: { likes: 0, dislikes: 0 },
   myRating: 'none',
@@ -748,6 +753,8 @@ function onMessage(msg) {
       if (msg.avatar && typeof msg.avatar === 'object') S.avatar = msg.avatar;
       showMe();
       show($('#me-box'), true);
+      // The server does not keep this setting: send it on every connection.
+      if (!galleryListed()) send({ t: 'gallery', listed: false });
       board.reset(); // the server resends the canvas of a resumed turn
       const wasInRoom = Boolean(S.room);
       if (msg.resumed && wasInRoom) {
@@ -824,6 +831,15 @@ function onMessage(msg) {
     case 'ratings':
       takeRatings(msg);
       renderRatings();
+      if (S.phase === 'turnEnd' && S.turnEndMsg?.drawing) {
+        const last = S.gameDrawings[S.gameDrawings.length - 1];
+        if (last && last.id === S.turnEndMsg.drawing.id) Object.assign(last, S.ratings);
+      }
+      break;
+    case 'reported':
+      toast(t('report.thanks'), 'success');
+      break;
+    case 'gallery':
       break;
     case 'choosing':
       if (!S.room) break;
@@ -969,6 +985,10 @@ function onTurnEnd(msg) {
   S.turnEndOpen = true;
   S.turnEndMsg = msg;
   takeRatings(msg.ratings);
+  const id = msg.drawing?.id;
+  if (isDrawingId(id) && !S.gameDrawings.some((d) => d.id === id)) {
+    S.gameDrawings.push({ id, word: String(msg.word ?? ''), drawer: playerName(S.drawer), drawerId: S.drawer, ...S.ratings });
+  }
   renderTurnEnd();
   chat.system('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
   sounds.play('turnEnd');
@@ -995,6 +1015,12 @@ function renderTurnEnd() {
     ));
   }
   if (entries.length === 0) list.append(el('li', { className: 'muted', text: t('room.nobodyScored') }));
+  const report = $('#turnend-report');
+  report.replaceChildren();
+  const drawing = msg.drawing?.id;
+  if (isDrawingId(drawing) && S.drawer !== S.meId) {
+    report.append(reportMenu(t('report.drawing'), (reason) => send({ t: 'report', kind: 'drawing', drawing, reason })));
+  }
 }
 
 function onGameEnd(msg) {
@@ -1006,6 +1032,9 @@ function onGameEnd(msg) {
   S.gameEndOpen = true;
   S.gameEndMsg = msg;
   S.announcedTurn = null;
+  S.gameEndDrawings = S.gameDrawings;
+  S.gameDrawings = [];
+  S.gameGalleryOpen = false;
   renderGameEnd();
   const mine = withPlaces(msg.ranking).find((r) => r.id === S.meId);
   if (mine) chat.system('chat.gameOver', { place: mine.place, score: mine.score }, 'reveal');
@@ -1033,6 +1062,26 @@ function renderGameEnd() {
     );
     (r.place <= 3 ? podium : rest).append(item);
   }
+  renderGameGallery();
+}
+
+/** Every turn's drawing of the game that just ended, under the podium. */
+function renderGameGallery() {
+  const list = $('#game-gallery-list');
+  list.replaceChildren();
+  for (const d of S.gameEndDrawings) {
+    const onReport = d.drawerId === S.meId ? undefined : (reason) => send({ t: 'report', kind: 'drawing', drawing: d.id, reason });
+    list.append(drawingCard(d, { onReport, size: 200 }));
+  }
+  const any = S.gameEndDrawings.length > 0;
+  const open = any && S.gameGalleryOpen;
+  show($('#game-gallery'), open);
+  show($('#podium-view'), !open);
+  const toggle = $('#gameend-drawings');
+  show(toggle, any);
+  toggle.setAttribute('aria-expanded', String(open));
+  toggle.textContent = open ? t('gallery.showPodium') : t('gallery.showDrawings', { n: S.gameEndDrawings.length });
+  $('#gallery-listed').checked = galleryListed();
 }
 
 function onError(msg) {
@@ -1140,7 +1189,15 @@ let builder = null;
 function boot() {
   setLocale(initialLocale(), { remember: false });
   board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
-  chat = new ChatLog($('#chat-log'), player);
+  chat = new ChatLog($('#chat-log'), player, (line, reason) => send({ t: 'report', kind: 'chat', from: line.from, text: line.text, reason }));
+  $('#gameend-drawings').addEventListener('click', () => {
+    S.gameGalleryOpen = !S.gameGalleryOpen;
+    renderGameGallery();
+  });
+  $('#gallery-listed').addEventListener('change', (e) => {
+    rememberGalleryListed(e.target.checked);
+    send({ t: 'gallery', listed: e.target.checked });
+  });
   window.drawserverClient = { state: S, board, conn, sounds }; // for debugging and the e2e test
 
   conn.addEventListener('message', (ev) => onMessage(ev.detail));

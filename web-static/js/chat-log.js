@@ -6,14 +6,19 @@ import { $$, el } from './dom.js';
 import { t } from './i18n.js';
 import { avatarNode } from './avatar.js';
 import { mergeHistory } from './chat-history.js';
+import { reportMenu } from './drawing-card.js';
 
 export const CHAT_LOG_MAX = 300;
 
 export class ChatLog {
-  /** `lookup(id)` returns the room's player entry ({name, avatar}) or null. */
-  constructor(root, lookup) {
+  /**
+   * `lookup(id)` returns the room's player entry ({name, avatar}) or null; `onReport(line,
+   * reason)`, when given, adds a report menu to other players' lines.
+   */
+  constructor(root, lookup, onReport = null) {
     this.root = root;
     this.lookup = lookup;
+    this.onReport = onReport;
   }
 
   clear() {
@@ -45,6 +50,7 @@ export class ChatLog {
       el('span', { className: 'chat-name', attrs: { dir: 'auto' }, text: name }),
       ': ',
       el('span', { className: 'chat-text', attrs: { dir: 'auto' }, text: String(line.text ?? '') }),
+      kind === 'msg' && this.onReport ? reportMenu(t('report.chat'), (reason) => this.onReport(line, reason)) : null,
     ], kind, { from: String(line.from ?? ''), text: String(line.text ?? '') }, before);
   }
 

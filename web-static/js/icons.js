@@ -17,6 +17,9 @@ const PATHS = {
   volume: ['M4 9h4l5-4v14l-5-4H4V9z', 'M16.5 8.5a5 5 0 0 1 0 7', 'M19 6a8.5 8.5 0 0 1 0 12'],
   mute: ['M4 9h4l5-4v14l-5-4H4V9z', 'M17 9l5 6', 'M22 9l-5 6'],
   more: ['M5 12h.01', 'M12 12h.01', 'M19 12h.01'],
+  flag: ['M5 21V4', 'M5 4h11l-2 4 2 4H5'],
+  play: ['M7 4l13 8-13 8V4z'],
+  download: ['M12 4v11', 'M7 10l5 5 5-5', 'M5 20h14'],
 };
 
 /** An <svg> icon; decorative (aria-hidden) unless a label is given. */

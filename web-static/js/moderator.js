@@ -1,9 +1,10 @@
-// Moderator dashboard: live thumbnail grid of every room, kick and close actions.
+// Moderator dashboard: open reports, a live thumbnail grid of every room, kick and close actions.
 // All requests carry "Authorization: Bearer <token>"; the token lives in sessionStorage.
 
 import { $, el, show, toast } from './dom.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
+import { refreshReports, clearReports } from './moderator-reports.js';
 
 const TOKEN_KEY = 'drawserver.moderatorToken';
 const REFRESH_MS = 4000;
@@ -44,6 +45,7 @@ function signOut(message) {
   for (const card of state.cards.values()) if (card.url) URL.revokeObjectURL(card.url);
   state.cards.clear();
   $('#mod-grid').replaceChildren();
+  clearReports();
   if ($('#kick-dialog').open) $('#kick-dialog').close();
   show($('#mod-dashboard'), false);
   show($('#mod-login'), true);
@@ -95,6 +97,7 @@ async function refresh() {
     $('#mod-updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;
     await Promise.all([
       refreshHealth(),
+      refreshReports(api, refresh),
       ...rooms.map((r) => Promise.all([refreshThumb(String(r.code)), refreshDetail(String(r.code))])),
     ]);
   } catch (err) {

@@ -17,6 +17,7 @@ extension DrawServerRuntime {
             let query = try ImageQuery(request)
             let key = DrawingImageCache.Key(id: id, kind: kind, scale: query.scale, maxSide: query.maxSide)
             let etag = Self.etag(key)
+            guard !self.server.drawings.isRemoved(id) else { throw HTTPError(.notFound, message: "no such drawing") }
             if let bytes = self.drawingImages.bytes(for: key) {
                 return Self.imageResponse(bytes, kind: kind, etag: etag, request: request)
             }
@@ -32,15 +33,16 @@ extension DrawServerRuntime {
         }
     }
 
-    /// From the shelf of recent drawings, else from the archive (on the thread pool).
+    /// From the shelf of recent drawings, else from the archive; never a removed one.
     private func drawingLog(_ id: DrawingID) async throws -> StrokeLog? {
+        guard !server.drawings.isRemoved(id) else { return nil }
         if let log = server.drawings.log(id) { return log }
         guard let archive = drawingArchive else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { try archive.drawingLog(id) }
+        return try await archive.drawingLog(id)
     }
 
-    /// The database, when there is one.
-    var drawingArchive: (any DrawingArchive)? { database }
+    /// The store, when there is one: the SQLite database or the PostgreSQL store.
+    var drawingArchive: (any DrawingArchive)? { database ?? postgres }
 
     /// `ID.png` or `ID.apng` with a well-formed id.
     static func drawingFile(_ file: String) -> (DrawingID, DrawingImageKind)? {

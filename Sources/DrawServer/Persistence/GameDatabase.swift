@@ -193,6 +193,51 @@ final class GameDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE turn ADD COLUMN drawing_id TEXT")
             try db.execute(sql: "CREATE UNIQUE INDEX turn_by_drawing ON turn(drawing_id)")
         }
+        migrator.registerMigration("v5 gallery") { db in
+            // What the gallery lists and filters by (docs/PERSISTENCE.md, "Drawings and the
+            // gallery"). Turns stored before v5 count as private.
+            try db.execute(sql: """
+                ALTER TABLE turn ADD COLUMN public INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE turn ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+                ALTER TABLE turn ADD COLUMN drawer_name TEXT NOT NULL DEFAULT '';
+                ALTER TABLE turn ADD COLUMN opted_out INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX turn_listed ON turn(public, opted_out, id) WHERE drawing_id IS NOT NULL;
+                CREATE TABLE drawing_player (
+                    drawing_id TEXT NOT NULL,
+                    player_id TEXT NOT NULL,
+                    PRIMARY KEY (drawing_id, player_id)
+                );
+                CREATE INDEX drawing_player_by_player ON drawing_player(player_id);
+                CREATE TABLE removed_drawing (
+                    drawing_id TEXT PRIMARY KEY NOT NULL,
+                    removed_at INTEGER NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v6 reports") { db in
+            // Players' reports with the evidence captured when each was made (docs/PROTOCOL.md
+            // section 9.3); `closed_at` and `action` once a moderator acted.
+            try db.execute(sql: """
+                CREATE TABLE report (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    filed_at INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    reporter TEXT NOT NULL,
+                    reporter_name TEXT NOT NULL,
+                    reported TEXT,
+                    reported_name TEXT,
+                    room TEXT,
+                    drawing_id TEXT,
+                    chat_text TEXT,
+                    chat TEXT NOT NULL,
+                    strokes TEXT,
+                    closed_at INTEGER,
+                    action TEXT
+                );
+                CREATE INDEX report_open ON report(closed_at, filed_at);
+                CREATE INDEX report_by_drawing ON report(drawing_id);
+                """)
+        }
         return migrator
     }
 

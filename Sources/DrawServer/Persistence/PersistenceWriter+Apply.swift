@@ -43,14 +43,26 @@ extension PersistenceWriter {
                 try db.cachedExecute(sql: "DELETE FROM stroke WHERE room_code = ?", arguments: [code.rawValue])
             case .turn(let record):
                 let scores = Dictionary(uniqueKeysWithValues: record.scores.map { ($0.key.rawValue, $0.value) })
+                // A drawing a moderator removed before its turn got here is never written.
                 try db.cachedExecute(sql: """
-                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes, drawing_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO turn (room_code, game, turn, round, drawer, word, reason, scores, strokes, finished_at, likes, dislikes,
+                        drawing_id, public, language, drawer_name, opted_out)
+                    SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                    WHERE NOT EXISTS (SELECT 1 FROM removed_drawing WHERE drawing_id = ?)
                     """, arguments: [
                         record.roomCode.rawValue, record.game, record.turn, record.round, record.drawer.rawValue,
                         record.word, record.reason.rawValue, String(decoding: try encoder.encode(scores), as: UTF8.self),
                         record.strokes.ndjson(), now, record.ratings.likes, record.ratings.dislikes, record.drawing?.rawValue,
+                        record.isPublic, record.language, record.drawerName, record.drawerOptedOut, record.drawing?.rawValue,
                     ])
+                if let drawing = record.drawing, db.changesCount > 0 {
+                    for player in record.players {
+                        try db.cachedExecute(
+                            sql: "INSERT INTO drawing_player (drawing_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                            arguments: [drawing.rawValue, player.rawValue]
+                        )
+                    }
+                }
                 turnsAdded = true
             case .game(let record):
                 try db.cachedExecute(
@@ -70,6 +82,10 @@ extension PersistenceWriter {
         try frames.writeAll(to: db)
         try db.cachedExecute(sql: "INSERT INTO meta (key, value) VALUES ('alive_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [now])
         if turnsAdded {
+            try db.cachedExecute(sql: """
+                DELETE FROM drawing_player WHERE drawing_id IN
+                    (SELECT drawing_id FROM turn WHERE id <= (SELECT MAX(id) FROM turn) - ? AND drawing_id IS NOT NULL)
+                """, arguments: [retention])
             try db.cachedExecute(sql: "DELETE FROM turn WHERE id <= (SELECT MAX(id) FROM turn) - ?", arguments: [retention])
         }
     }

@@ -25,6 +25,8 @@ final class DrawServerRuntime: Sendable {
     /// Where those images render: one thread at idle priority, so rendering only uses
     /// time the event loops leave and never delays a delivery.
     let renderThread = IdleCommitThread(name: "ds-renders")
+    /// On a shared store: drops drawings removed on other nodes (`watchRemovals`).
+    let removalWatch = Mutex<Task<Void, Never>?>(nil)
     /// The event loops of every connection, sized by `configuration.eventLoopThreads`;
     /// lives as long as the process.
     let eventLoopGroup: any EventLoopGroup
@@ -70,6 +72,8 @@ final class DrawServerRuntime: Sendable {
             self.writer = nil
             self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup)
         }
+        let reports: (any ReportArchive)? = database ?? postgres
+        server.moderation.useArchive(reports)
     }
 
     /// Brings back the stored players and rooms, then opens for players.
@@ -79,6 +83,8 @@ final class DrawServerRuntime: Sendable {
             let stored = try await postgres.load()
             server.restore(stored)
             await postgres.releaseRooms(notRunning: { server.room($0) != nil })
+            let watch = watchRemovals(postgres)
+            removalWatch.withLock { $0 = watch }
             logger.info("store loaded", metadata: ["store": "\(postgres.url)", "node": "\(postgres.nodeID)", "took": "\(ContinuousClock.now - start)"])
         } else if let database {
             let start = ContinuousClock.now
@@ -128,6 +134,7 @@ final class DrawServerRuntime: Sendable {
             logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
         }
         await postgres?.flush()
+        removalWatch.withLock { $0?.cancel() }
         renderThread.stop()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
     }

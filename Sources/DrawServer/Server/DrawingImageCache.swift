@@ -46,6 +46,15 @@ final class DrawingImageCache: Sendable {
         }
     }
 
+    /// Deletes every rendered image of a removed drawing.
+    func remove(_ id: DrawingID) {
+        state.withLock { s in
+            for key in s.entries.keys where key.id == id {
+                if let entry = s.entries.removeValue(forKey: key) { s.bytes -= entry.bytes.count }
+            }
+        }
+    }
+
     var totalBytes: Int { state.withLock { $0.bytes } }
 }
 

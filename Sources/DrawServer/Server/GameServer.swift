@@ -24,6 +24,8 @@ final class GameServer: Sendable {
     let remoteRooms = RemoteRooms()
     /// Recent finished drawings, for `/d/ID.png` before (or without) the database.
     let drawings = DrawingShelf()
+    /// Gallery opt-outs, bans and open reports.
+    let moderation = Moderation()
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     let writeSchedulers = EventLoopWriteSchedulers()

@@ -226,20 +226,29 @@ final class GameSession: WebSocketService {
             return nil
         case .create(let name, let isPublic, let settings):
             if let busy = server.admission.refusal(for: message.type) { return busy }
+            if let banned = server.banRefusal(player) { return banned }
             guard server.allowRoomCreation(from: remoteIP) else {
                 return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
             }
             return server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
         case .join(let code):
             if let busy = server.admission.refusal(for: message.type) { return busy }
+            if let banned = server.banRefusal(player) { return banned }
             return server.join(player, code: code, outbox: outbox)
         case .quickplay:
             if let busy = server.admission.refusal(for: message.type) { return busy }
+            if let banned = server.banRefusal(player) { return banned }
             return server.quickplay(player, outbox: outbox, remoteIP: remoteIP)
         case .leave:
             return server.leave(player)
         case .invite(let target):
             return server.invite(target, from: player)
+        case .gallery(let listed):
+            server.moderation.setListed(listed, for: player)
+            send(.gallery(listed: listed))
+            return nil
+        case .report(let request):
+            return server.report(request, from: player, outbox: outbox)
         default:
             return server.roomMessage(message, from: player)
         }

@@ -106,6 +106,11 @@ final class LiveRoom: Sendable {
         update { s in s.room.handle(message, from: player, now: server.clock.now) }
     }
 
+    /// What the room holds as evidence for a player's report (`Room.evidence`).
+    func evidence(for request: ReportRequest, from player: PlayerID) -> Result<ReportEvidence, ProtocolError> {
+        state.withLock { $0.room.evidence(for: request, from: player) }
+    }
+
     /// Moderator kick: as a host's kick.
     func expel(_ player: PlayerID) -> Bool {
         var expelled = false
@@ -276,7 +281,12 @@ final class LiveRoom: Sendable {
     private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode, live: LiveRoom) {
         // Shelved before `turnEnd` is delivered, so its image links work at once.
         for case .turnFinished(let record) in effects { server.drawings.keep(record) }
-        for effect in effects {
+        for var effect in effects {
+            // The drawer's gallery setting is the shell's (`Moderation`, a leaf lock).
+            if case .turnFinished(var record) = effect {
+                record.drawerOptedOut = server.moderation.hasOptedOut(record.drawer)
+                effect = .turnFinished(record)
+            }
             switch effect {
             case .send(let message, let audience):
                 deliver(message, to: audience, in: s, metrics: server.metrics)

@@ -82,6 +82,18 @@ private func encode(_ message: ClientMessage) -> String {
     case let .chat(text), let .guess(text): fields["text"] = text
     case let .choose(index): fields["index"] = index
     case let .rate(rating): fields["value"] = rating?.rawValue ?? "none"
+    case let .gallery(listed): fields["listed"] = listed
+    case let .report(request):
+        fields["reason"] = request.reason.rawValue
+        switch request.target {
+        case .drawing(let id):
+            fields["kind"] = "drawing"
+            if let id { fields["drawing"] = id.rawValue }
+        case .chat(let from, let text):
+            fields["kind"] = "chat"
+            fields["from"] = from.rawValue
+            fields["text"] = text
+        }
     case .rooms, .quickplay, .leave, .start, .skip: break
     }
     let data = try! JSONSerialization.data(withJSONObject: fields)
@@ -179,6 +191,18 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
     case let .chat(text), let .guess(text): same(text, "text")
     case let .choose(index): check(index == integer(raw["index"]), "index \(index), raw \(String(describing: raw["index"]))")
     case let .rate(rating): check((rating?.rawValue ?? "none") == string(raw["value"]), "rate \(String(describing: rating)), raw \(String(describing: raw["value"]))")
+    case let .gallery(listed): check(listed == bool(value(raw, "listed")), "gallery \(listed), raw \(String(describing: raw["listed"]))")
+    case let .report(request):
+        same(request.reason.rawValue, "reason")
+        switch request.target {
+        case .drawing(let id):
+            check(string(raw["kind"]) == "drawing", "report kind, raw \(String(describing: raw["kind"]))")
+            same(id?.rawValue, "drawing")
+        case .chat(let from, let text):
+            check(string(raw["kind"]) == "chat", "report kind, raw \(String(describing: raw["kind"]))")
+            same(from.rawValue, "from")
+            same(text, "text")
+        }
     case .rooms, .quickplay, .leave, .start, .skip: break
     }
 }

@@ -92,6 +92,7 @@ extension PostgresGameStore {
         try await batch.writeStrokes(on: connection, logger: logger)
         fenced.formUnion(try await batch.writeRooms(epochs: epochs, node: node, now: now, on: connection, logger: logger))
         try await batch.writeClosesTurnsGames(retention: retention, now: now, on: connection, logger: logger)
+        try await writeDrawings(batch.turns, on: connection, logger: logger)
         try await batch.writePlayers(now: now, on: connection, logger: logger)
         try await connection.query("""
             INSERT INTO node (id, alive_at) VALUES (\(node), \(now))

@@ -111,7 +111,7 @@ enum PostgresSchema {
             for try await version in try await connection.query("SELECT version FROM drawserver_migrations", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
-            for migration in migrations where !applied.contains(migration.version) {
+            for migration in migrations + galleryMigrations + reportMigrations where !applied.contains(migration.version) {
                 try await connection.withTransaction(logger: logger) { connection in
                     for statement in migration.sql {
                         try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -1,0 +1,75 @@
+import Canvas
+import Logging
+import Rooms
+
+extension GameServer {
+    /// `report`: checks that the reporter could see what it reports, captures the evidence
+    /// (chat lines around it, the drawing's stroke log) and files it for the moderators;
+    /// answers `reported` with the report's id. A drawing named by id must still be on
+    /// this node's shelf of recent drawings (the last 256 turns).
+    func report(_ request: ReportRequest, from player: PlayerID, outbox: Outbox) -> ProtocolError? {
+        let name = withLobby { $0.players[player]?.name } ?? ""
+        let room = roomOf(player)
+        var evidence = ReportEvidence(chat: [])
+        if let room {
+            switch room.evidence(for: request, from: player) {
+            case .success(let found): evidence = found
+            case .failure(let error): return error
+            }
+        } else if case .drawing(.some) = request.target {
+            // A drawing link may be reported from outside a room: no chat to keep then.
+        } else {
+            return ProtocolError(.notInRoom, "join the room to report its chat or canvas")
+        }
+        var drawing: DrawingID?
+        if case .drawing(let id?) = request.target {
+            guard let shelved = drawings.shelved(id) else {
+                return ProtocolError(.unknownTarget, "no recent drawing has that id")
+            }
+            drawing = id
+            evidence.strokes = shelved.log
+            evidence.reported = shelved.drawer
+            evidence.reportedName = shelved.drawerName
+        }
+        if evidence.reported == player {
+            return ProtocolError(.badMessage, "you cannot report yourself")
+        }
+        var chatText: String?
+        if case .chat(_, let text) = request.target { chatText = text }
+        let report = ReportDesk.Report(
+            id: "", filedAtMs: GameDatabase.wallClockMs, reason: request.reason, reporter: player, reporterName: name,
+            reported: evidence.reported, reportedName: evidence.reportedName, room: room?.code, drawing: drawing,
+            chatText: chatText, chat: evidence.chat, strokes: evidence.strokes
+        )
+        switch moderation.withDesk({ $0.file(report, now: clock.now) }) {
+        case .failure(let error):
+            return error
+        case .success(let filed):
+            logger.info("report filed", metadata: [
+                "report": "\(filed.id)", "reason": "\(filed.reason.rawValue)", "room": "\(filed.room?.rawValue ?? "-")",
+            ])
+            guard let archive = moderation.archive else {
+                send(.reported(id: filed.id), to: outbox)
+                return nil
+            }
+            // Answered once stored, so every node's moderator can see it by then. A store
+            // that fails keeps it in memory (listed from there) and says so in the log.
+            Task { [logger, moderation] in
+                do {
+                    try await archive.storeReport(filed)
+                    moderation.withDesk { $0.markStored(filed.id) }
+                } catch {
+                    logger.error("a report could not be stored; it is kept in memory", metadata: ["report": "\(filed.id)", "error": "\(error)"])
+                }
+                self.send(.reported(id: filed.id), to: outbox)
+            }
+            return nil
+        }
+    }
+
+    /// `banned` for a player a moderator banned, on create, join and quick play.
+    func banRefusal(_ player: PlayerID) -> ProtocolError? {
+        guard moderation.isBanned(player, now: clock.now) else { return nil }
+        return ProtocolError(.banned, "a moderator banned you from playing on this server for a while")
+    }
+}

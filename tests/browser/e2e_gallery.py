@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""End-to-end test of drawings kept and shown (issue 22) against a real drawserver started
+with --moderator-token (same harness as e2e.py):
+
+  a game of two turns, Bob a protocol bot (host, draws a house) and Alice a browser (draws
+  a stroke with the mouse); both turns end by skipping. With the podium Alice sees the
+  game's gallery: both drawings with word, drawer and ratings, a time-lapse toggle that
+  swaps in the APNG, and PNG/APNG download links that answer. Alice reports Bob's drawing
+  and one of Bob's chat lines with a reason; /gallery lists both drawings (public room),
+  filters by word and language, and "My games" uses her token; the moderator page lists
+  both reports with their evidence (the canvas snapshot and the time-lapse load, the chat
+  line is quoted), "Remove drawing" makes the drawing answer 404 and leave /gallery, and
+  "Dismiss" closes the other report.
+
+Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_gallery.py
+SAVE_SCREENSHOTS=1 also writes docs/screenshots/gallery-*.png.
+"""
+import json
+import os
+import secrets
+import sys
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+from e2e import Bot, Failure, Page, draw_stroke, enter_name, log, make_driver  # noqa: E402
+from e2e_moderator import bot_picture  # noqa: E402
+
+RUDE = "your drawing is trash"
+
+
+def http(base, path, token=None, method="GET"):
+    req = urllib.request.Request(base + path, method=method)
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.headers.get("Content-Type"), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type"), e.read()
+
+
+def img_loaded(p, css):
+    return p.js("const i=document.querySelector(arguments[0]); return !!i && i.complete && i.naturalWidth > 0;", css)
+
+
+def gallery_ids(p):
+    return p.js("return [...document.querySelectorAll('#gallery-grid .drawing-card')].map(c => c.dataset.id)")
+
+
+def run(base, token, pages, bots):
+    a = Page("alice", make_driver(), base)
+    pages.append(a)
+
+    # ---- Bob hosts a public one-round room; Alice joins in the browser
+    bob = Bot(base, "Bob")
+    bots.append(bob)
+    bob.send({"t": "create", "name": "Gallery night", "public": True, "settings": {"rounds": 1}})
+    code = bob.wait_for("room", what="bob's room")["code"]
+    a.d.get(f"{base}/?room={code}")
+    enter_name(a, "Alice")
+    a.wait(lambda: a.visible("#screen-room") and a.text("#room-code") == code, "alice in bob's room")
+    bob.send({"t": "chat", "text": RUDE})
+    a.wait(lambda: a.js("return [...document.querySelectorAll('.chat-line[data-text]')].some(l => l.dataset.text === arguments[0])", RUDE),
+           "bob's chat line in alice's chat")
+
+    # ---- turn 1: Bob draws a house and skips
+    bob.send({"t": "start"})
+    bob.wait_for("choose", what="bob's word choice")
+    bob.send({"t": "choose", "index": 0})
+    bob_word = bob.wait_for("turn", what="bob's turn")["word"]
+    bot_picture(bob)
+    a.wait(lambda: a.ink_near(610, 175, 30), "bob's sun on alice's canvas")
+    bob.send({"t": "skip"})
+    end1 = bob.wait_for("turnEnd", what="the end of bob's turn")
+    bob_drawing = end1["drawing"]["id"]
+    a.wait(lambda: a.visible("#turnend-report .report-menu"), "a report menu for bob's drawing at the turn's end")
+
+    # ---- turn 2: Alice draws with the mouse and skips
+    a.wait(lambda: a.visible("#overlay-choose"), "alice's word choice", timeout=20)
+    a.click(".word-choice")
+    a.wait(lambda: a.visible("#toolbar"), "alice's toolbar")
+    a.click('#widths [aria-label="Width 16"]')
+    draw_stroke(a, 0.2, 0.5, 0.8, 0.5)
+    a.js("window.confirm = () => true;")
+    a.click("#tool-skip")
+    end2 = bob.wait_for("turnEnd", lambda m: m.get("drawing", {}).get("id") != bob_drawing, what="the end of alice's turn")
+    alice_drawing = end2["drawing"]["id"]
+    alice_word = end2["word"]
+
+    # ---- the podium's gallery
+    a.wait(lambda: a.visible("#overlay-gameend"), "the podium", timeout=20)
+    a.wait(lambda: a.visible("#gameend-drawings") and "2" in a.text("#gameend-drawings"), "the 'Drawings (2)' button with the podium")
+    a.click("#gameend-drawings")
+    a.wait(lambda: a.visible("#game-gallery") and not a.visible("#podium"), "the game's drawings in place of the podium")
+    cards = a.js("return [...document.querySelectorAll('#game-gallery-list .drawing-card')].map(c => [c.dataset.id, c.querySelector('.drawing-word').textContent, c.querySelector('.drawing-by').textContent])")
+    if [c[0] for c in cards] != [bob_drawing, alice_drawing]:
+        raise Failure(f"the game's gallery shows {cards}, expected bob's then alice's drawing")
+    if cards[0][1] != bob_word or "Bob" not in cards[0][2] or cards[1][1] != alice_word or "Alice" not in cards[1][2]:
+        raise Failure(f"words or drawers wrong in the game's gallery: {cards}")
+    first = f'#game-gallery-list .drawing-card[data-id="{bob_drawing}"]'
+    a.wait(lambda: img_loaded(a, f"{first} img"), "bob's drawing loaded in the gallery")
+    a.wait(lambda: img_loaded(a, f'#game-gallery-list .drawing-card[data-id="{alice_drawing}"] img'), "alice's drawing loaded in the gallery")
+    a.screenshot("gallery-podium")
+    if a.js(f"return document.querySelector('{first} .drawing-ratings') === null"):
+        raise Failure("no ratings on the gallery card")
+    a.click(f"{first} .drawing-play")
+    a.wait(lambda: ".apng" in a.js(f"return document.querySelector('{first} img').src") and img_loaded(a, f"{first} img"),
+           "the time-lapse (APNG) playing in the card", timeout=60)
+    for kind, ctype in (("png", "image/png"), ("apng", "image/apng")):
+        href = a.js(f"return document.querySelector('{first} .drawing-{kind}').getAttribute('href')")
+        status, got, body = http(base, href)
+        if status != 200 or got != ctype or len(body) < 100:
+            raise Failure(f"the {kind} download {href}: {status} {got} {len(body)} bytes")
+    if a.js(f"return !!document.querySelector('#game-gallery-list .drawing-card[data-id=\"{alice_drawing}\"] .report-menu')"):
+        raise Failure("alice is offered to report her own drawing")
+    log("podium gallery: two drawings, word, drawer, ratings, time-lapse, downloads: ok")
+
+    # ---- reports: bob's drawing from the podium, bob's chat line from the chat
+    a.click(f"{first} .report-menu summary")
+    a.wait(lambda: a.visible(f'{first} .report-menu button[data-reason="offensive"]'), "the report reasons")
+    a.click(f'{first} .report-menu button[data-reason="offensive"]')
+    a.wait(lambda: "moderator" in (a.text("#toasts") or ""), "the thanks toast after a report")
+    a.click("#gameend-drawings")
+    a.wait(lambda: a.visible("#podium") and not a.visible("#game-gallery"), "back to the podium")
+    a.click("#gameend-close")
+    line = f'.chat-line[data-text="{RUDE}"]'
+    a.js(f"document.querySelector('{line} .report-menu').open = true")
+    a.wait(lambda: a.visible(f'{line} .report-menu button[data-reason="spam"]'), "the report reasons in the chat line")
+    a.click(f'{line} .report-menu button[data-reason="spam"]')
+    a.wait(lambda: len(json.loads(http(base, "/api/reports", token)[2])) == 2, "two open reports on the server")
+    log("reports from the podium and the chat: ok")
+
+    # ---- /gallery: both drawings of the public room, filters, "My games"
+    g = Page("gallery", a.d, base)
+    a.d.get(base + "/gallery")
+    g.wait(lambda: set(gallery_ids(g) or []) >= {bob_drawing, alice_drawing}, "both drawings on /gallery", timeout=15)
+    g.wait(lambda: img_loaded(g, f'#gallery-grid .drawing-card[data-id="{bob_drawing}"] img'), "the drawing's image on /gallery")
+    g.screenshot("gallery-page")
+    g.type_into("#gallery-word", bob_word)
+    g.js("document.querySelector('#gallery-lang').value = 'en'")
+    g.click("#gallery-filters button[type=submit]")
+    g.wait(lambda: gallery_ids(g) == [bob_drawing], f"only bob's drawing for the word {bob_word!r}")
+    g.js("document.querySelector('#gallery-lang').value = 'de'")
+    g.click("#gallery-filters button[type=submit]")
+    g.wait(lambda: gallery_ids(g) == [] and g.text("#gallery-status") != "", "no drawing in German, and a message saying so")
+    g.type_into("#gallery-word", "")
+    g.js("document.querySelector('#gallery-lang').value = ''")
+    g.click("#gallery-filters button[type=submit]")
+    g.wait(lambda: len(gallery_ids(g)) == 2, "both again without filters")
+    if not g.visible("#view-mine-label"):
+        raise Failure("'My games' is not offered to a browser with a player token")
+    g.click('#gallery-filters input[value="mine"]')
+    g.wait(lambda: set(gallery_ids(g)) == {bob_drawing, alice_drawing}, "alice's games under 'My games'")
+    log("/gallery: listing, word and language filters, my games: ok")
+
+    # ---- the moderator page: evidence, remove, dismiss
+    m = Page("moderator", make_driver(), base)
+    pages.append(m)
+    m.d.get(base + "/moderator.html")
+    m.wait(lambda: m.visible("#token-input"), "the token form")
+    m.type_into("#token-input", token, enter=True)
+    m.wait(lambda: m.js("return document.querySelectorAll('#report-list .report-item').length") == 2, "two reports on the moderator page")
+    drawing_report = '#report-list .report-item[data-kind="drawing"]'
+    chat_report = '#report-list .report-item[data-kind="chat"]'
+    m.wait(lambda: img_loaded(m, f"{drawing_report} .report-snapshot img") and img_loaded(m, f"{drawing_report} .report-timelapse img"),
+           "the drawing report's snapshot and time-lapse", timeout=60)
+    if RUDE not in (m.text(f"{chat_report} .report-quote") or ""):
+        raise Failure("the reported chat line is not quoted")
+    if not m.js(f"return !!document.querySelector('{chat_report} .reported-line')"):
+        raise Failure("the reported line is not marked among the chat lines around it")
+    m.screenshot("gallery-moderator")
+    m.js("window.confirm = () => true;")
+    m.click(f'{drawing_report} button[data-action="remove"]')
+    m.wait(lambda: m.js("return document.querySelectorAll('#report-list .report-item').length") == 1, "the drawing report closed after removal")
+    for ext in ("png", "apng"):
+        status = http(base, f"/d/{bob_drawing}.{ext}")[0]
+        if status != 404:
+            raise Failure(f"a removed drawing's {ext} answers {status}, not 404")
+    a.d.get(base + "/gallery")
+    g.wait(lambda: gallery_ids(g) == [alice_drawing], "the removed drawing gone from /gallery")
+    m.click(f'{chat_report} button[data-action="dismiss"]')
+    m.wait(lambda: m.visible("#reports-empty"), "no open reports after dismissing")
+    log("moderator: evidence, remove (404 everywhere), dismiss: ok")
+    for p in pages:
+        errors = [e for e in p.console_errors() if "404" not in e.get("message", "")]
+        if errors:
+            raise Failure(f"[{p.label}] console errors: {errors[:3]}")
+
+
+def main():
+    e2e.install_signal_handlers()
+    token = secrets.token_urlsafe(18)
+    server = e2e.ServerProcess(extra=["--moderator-token", token, "--turn-end-seconds", "2", "--game-end-seconds", "30"])
+    pages, bots = [], []
+    try:
+        server.start()
+        run(server.base, token, pages, bots)
+        log("PASS")
+        return 0
+    except Failure as e:
+        e2e.dump_failure(pages, "e2e-gallery")
+        print(f"e2e_gallery: FAIL: {e}", file=sys.stderr)
+        tail = server.stderr_text()[-2000:]
+        if tail:
+            print("e2e_gallery: server output (tail):\n" + tail, file=sys.stderr)
+        return 1
+    finally:
+        for bot in bots:
+            bot.close()
+        e2e.quit_all(pages)
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
