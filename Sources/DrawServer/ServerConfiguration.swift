@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
         public var nodeID = "node"
         /// Where other nodes and the balancer reach this node.
         public var advertise: String?
+        /// Room lease duration and renewal interval (`--lease-duration`, `--lease-renew`).
+        var leases = LeaseKeeper.Configuration()
         public init() {}
     }
 
