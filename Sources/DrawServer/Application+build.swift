@@ -1,4 +1,5 @@
 import CoreMetrics
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import NIOHTTP1
@@ -57,8 +58,8 @@ func buildApplication(
             },
             serve: { route, deflate, channel in
                 switch route {
-                case .game:
-                    try server.acceptWebSocket(channel: channel, deflate: deflate)
+                case .game(let clientIP):
+                    try server.acceptWebSocket(channel: channel, deflate: deflate, clientIP: clientIP)
                 case .conformanceEcho:
                     let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
@@ -82,7 +83,8 @@ extension DrawServerRuntime {
     /// Why a WebSocket upgrade must be refused, or nil to accept it. An accepted upgrade
     /// spends one of the address's new connections unless `spendingConnection` is false.
     func upgradeRefusal(_ request: Request, context: DrawRequestContext, spendingConnection: Bool = true) -> HTTPResponse.Status? {
-        upgradeRefusal(origin: request.headers[.origin], remoteIP: context.remoteIP, spendingConnection: spendingConnection)
+        let ip = configuration.forwardedFor.clientIP(peer: context.remoteIP, headerValues: request.headers.filter { $0.name.canonicalName == ForwardedFor.header }.map(\.value))
+        return upgradeRefusal(origin: request.headers[.origin], remoteIP: ip, spendingConnection: spendingConnection)
     }
 
     func upgradeRefusal(origin: String?, remoteIP: String, spendingConnection: Bool = true) -> HTTPResponse.Status? {
@@ -101,8 +103,9 @@ extension DrawServerRuntime {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         switch path {
         case "/ws":
-            let ip = channel.remoteAddress?.ipAddress ?? "unknown"
-            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game }
+            let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+            let ip = configuration.forwardedFor.clientIP(peer: peer, headerValues: head.headers[ForwardedFor.header])
+            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game(clientIP: ip) }
             HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: channel)
             return nil
         case "/conformance/echo" where configuration.limits.conformanceEcho:

@@ -71,3 +71,28 @@ struct ClusterRouterTests {
         #expect(ClusterMessage(payload: #"{"k":"future"}"#) == nil)
     }
 }
+
+/// `X-Forwarded-For` believed only from trusted proxies.
+@Suite("Forwarded client addresses")
+struct ForwardedForTests {
+    let forwarded = ForwardedFor(trustedProxies: ["127.0.0.1", "10.0.0.2"])
+
+    @Test func theHeaderCountsOnlyFromATrustedProxy() {
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["203.0.113.7"]) == "203.0.113.7")
+        #expect(forwarded.clientIP(peer: "198.51.100.1", headerValues: ["203.0.113.7"]) == "198.51.100.1", "a client cannot pick its own address")
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: []) == "127.0.0.1")
+    }
+
+    @Test func theRightmostUntrustedEntryIsTheClient() {
+        // The client wrote a fake first entry; the proxies appended what they saw.
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["1.2.3.4, 203.0.113.7, 10.0.0.2"]) == "203.0.113.7")
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["1.2.3.4", "2001:db8::1"]) == "2001:db8::1")
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["10.0.0.2"]) == "127.0.0.1", "only proxies: the peer")
+    }
+
+    @Test func garbageLeavesTheProxysAddress() {
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["evil.example"]) == "127.0.0.1")
+        #expect(forwarded.clientIP(peer: "127.0.0.1", headerValues: ["203.0.113.7, unknown"]) == "127.0.0.1")
+        #expect(!ForwardedFor.isIPAddress("") && !ForwardedFor.isIPAddress("1.2.3") && ForwardedFor.isIPAddress("::1"))
+    }
+}

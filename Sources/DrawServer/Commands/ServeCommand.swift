@@ -88,6 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
     var inviteRate: String?
     @Option(help: "Comma-separated client addresses exempt from every per-address cap, e.g. a load generator's (env DRAWSERVER_UNLIMITED_ADDRESSES).")
     var unlimitedAddresses: String?
+    @Option(help: "Comma-separated proxy addresses (e.g. HAProxy's) whose X-Forwarded-For names the client for per-address limits and logs; from anyone else the header is ignored (env DRAWSERVER_TRUSTED_PROXIES; default none).")
+    var trustedProxies: String?
     @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
     var threads: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
@@ -125,6 +127,13 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.eventLoopThreads = count
         }
         try applyLimits(to: &configuration.limits, env: env)
+        if let list = trustedProxies ?? env.string("DRAWSERVER_TRUSTED_PROXIES") {
+            let proxies = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let bad = proxies.first(where: { !ForwardedFor.isIPAddress($0) }) {
+                throw ValidationError("--trusted-proxies takes IP addresses, not \(bad)")
+            }
+            configuration.forwardedFor = ForwardedFor(trustedProxies: Set(proxies))
+        }
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
