@@ -17,6 +17,10 @@ final class ClusterBus: Sendable {
     let logger: Logger
     private let router: Mutex<ClusterRouter>
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let listening = Atomic<Bool>(false)
+    /// A "moved" notice is published again after these delays: a node whose listening
+    /// connection was being set up (it just started) or replaced would miss it once.
+    static let movedRepeats: [Duration] = [.seconds(1), .seconds(3)]
 
     init(store: PostgresGameStore, server: GameServer, advertise: String, logger: Logger) {
         self.store = store
@@ -43,6 +47,15 @@ final class ClusterBus: Sendable {
         task.withLock { $0 = running }
     }
 
+    /// Waits (at most `patience`) until the node listens on the channel, so a node that
+    /// opens for players hears the others' notices from its first player on.
+    func waitUntilListening(patience: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + patience
+        while !listening.load(ordering: .acquiring), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     func stop() {
         task.withLock { $0 }?.cancel()
     }
@@ -60,8 +73,16 @@ final class ClusterBus: Sendable {
 
     /// This node took `rooms` over: their members connected to other nodes are sent here.
     func announceMoved(_ rooms: [(RoomCode, [String])]) async {
-        for (code, players) in rooms where !players.isEmpty {
-            await publish(.moved(room: code.rawValue, node: store.nodeID, players: players))
+        let messages = rooms.filter { !$0.1.isEmpty }.map { ClusterMessage.moved(room: $0.0.rawValue, node: store.nodeID, players: $0.1) }
+        guard !messages.isEmpty else { return }
+        for message in messages { await publish(message) }
+        for delay in Self.movedRepeats {
+            try? await Task.sleep(for: delay)
+            // Only rooms still here: one lost meanwhile is another node's to announce.
+            for message in messages {
+                guard case .moved(let code, _, _) = message, let room = RoomCode(parsing: code), server.room(room) != nil else { continue }
+                await publish(message)
+            }
         }
     }
 
@@ -77,6 +98,8 @@ final class ClusterBus: Sendable {
             do {
                 try await store.client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
+                        self.listening.store(true, ordering: .releasing)
+                        defer { self.listening.store(false, ordering: .releasing) }
                         for try await notification in notifications {
                             self.heard(notification.payload)
                         }

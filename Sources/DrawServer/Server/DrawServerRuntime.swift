@@ -108,6 +108,7 @@ final class DrawServerRuntime: Sendable {
         }
         server.admission.start(on: eventLoopGroup)
         bus?.start()
+        await bus?.waitUntilListening()
         readiness.set(.ready)
     }
 
