@@ -106,6 +106,11 @@ extension DrawServerRuntime {
             let peer = channel.remoteAddress?.ipAddress ?? "unknown"
             let ip = configuration.forwardedFor.clientIP(peer: peer, headerValues: head.headers[ForwardedFor.header])
             guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game(clientIP: ip) }
+            if refusal != .serviceUnavailable {
+                // The client's own address (behind a trusted proxy: the forwarded one); debug
+                // level, as a flood of refusals must not flood the log.
+                logger.debug("WebSocket upgrade refused", metadata: ["status": "\(refusal.code)", "address": "\(ip)"])
+            }
             HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: channel)
             return nil
         case "/conformance/echo" where configuration.limits.conformanceEcho:

@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     var inviteRate: String?
     @Option(help: "Comma-separated client addresses exempt from every per-address cap, e.g. a load generator's (env DRAWSERVER_UNLIMITED_ADDRESSES).")
     var unlimitedAddresses: String?
-    @Option(help: "Comma-separated proxy addresses (e.g. HAProxy's) whose X-Forwarded-For names the client for per-address limits and logs; from anyone else the header is ignored (env DRAWSERVER_TRUSTED_PROXIES; default none).")
+    @Option(help: "Comma-separated proxy addresses (e.g. HAProxy's) whose X-Forwarded-For names the client for per-address limits; from anyone else the header is ignored (env DRAWSERVER_TRUSTED_PROXIES; default none).")
     var trustedProxies: String?
     @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
     var threads: Int?

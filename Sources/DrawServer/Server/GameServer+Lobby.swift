@@ -30,11 +30,13 @@ extension GameServer {
 
     /// `join` by code.
     func join(_ player: PlayerID, code text: String, outbox: Outbox) -> ProtocolError? {
+        let clustered = remoteRooms.looksUpPlayers
         let found: Result<(LiveRoom, String), ProtocolError>? = withDirectory { d in
             guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
-            // Already seated there (a client that followed a `redirect` was put back in its
-            // room by its hello, then joins as the redirect says): nothing to do.
-            if let current = record.room, current == RoomCode(parsing: text) { return nil }
+            // Several nodes: already seated there (a client that followed a `redirect` was
+            // put back in its room by its hello, then joins as the redirect says): nothing
+            // to do. One node keeps answering `already_in_room`.
+            if clustered, let current = record.room, current == RoomCode(parsing: text) { return nil }
             return d.lobby.findRoom(text, for: player).flatMap { code in
                 guard let room = d.rooms[code] else { return .failure(ProtocolError(.roomNotFound, "no room with code \(code)")) }
                 return .success((room, record.name))
