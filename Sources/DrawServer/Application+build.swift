@@ -73,7 +73,10 @@ func buildApplication(
         server: webSocketServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "drawserver"),
         services: services,
-        onServerRunning: onServerRunning,
+        onServerRunning: { channel in
+            runtime.serverListening(channel)
+            await onServerRunning(channel)
+        },
         eventLoopGroupProvider: .shared(runtime.eventLoopGroup),
         logger: logger
     )

@@ -32,6 +32,10 @@ final class ClusterBus: Sendable {
     /// Where node `id` can be reached, as it announced; nil when not heard from.
     func url(of id: String) -> String? { router.withLock { $0.url(of: id) } }
 
+    func setAdvertise(_ url: String) {
+        router.withLock { $0.setAdvertise(url) }
+    }
+
     func start() {
         let running = Task { [self] in
             await withTaskGroup(of: Void.self) { group in

@@ -43,7 +43,7 @@ struct ClusterRouter: Sendable {
     }
 
     let nodeID: String
-    let advertise: String
+    private(set) var advertise: String
     let configuration: Configuration
     private var peers: [String: Peer] = [:]
     private var pending: [String: Pending] = [:]
@@ -55,6 +55,13 @@ struct ClusterRouter: Sendable {
         self.nodeID = nodeID
         self.advertise = advertise
         self.configuration = configuration
+    }
+
+    /// The node's own URL, once known (the port bound with `--port 0`): announced from the
+    /// next tick on.
+    mutating func setAdvertise(_ url: String) {
+        advertise = url
+        nextAnnounce = nil
     }
 
     /// Where node `id` said it can be reached; nil for this node and unknown ones.

@@ -137,7 +137,9 @@ struct ServeCommand: AsyncParsableCommand {
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
-        configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE") ?? "http://\(configuration.host):\(configuration.port)"
+        // Without one: http://HOST:PORT with the port actually bound (`--port 0`), set once
+        // the server listens (`DrawServerRuntime.serverListening`).
+        configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE")
         if let id = nodeId ?? env.string("DRAWSERVER_NODE_ID") {
             guard Self.isNodeID(id) else { throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'") }
             configuration.cluster.nodeID = id

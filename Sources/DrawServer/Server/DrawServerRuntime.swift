@@ -112,6 +112,13 @@ final class DrawServerRuntime: Sendable {
         readiness.set(.ready)
     }
 
+    /// The HTTP server listens on `channel`: without `--advertise`, the node's URL for the
+    /// other nodes is `http://HOST:PORT` with the port actually bound.
+    func serverListening(_ channel: any Channel) {
+        guard configuration.cluster.advertise == nil, let port = channel.localAddress?.port else { return }
+        bus?.setAdvertise("http://\(configuration.host):\(port)")
+    }
+
     /// The close reason sent with 1012.
     static let restartReason = "server restarting: reconnect with your token"
 
