@@ -73,13 +73,13 @@ url=$("$python" -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$s
 ws=${url/http:/ws:}/ws
 # The load: replay rooms through the balancer, a third pinned to each node with ?node=
 # (the replay tool does not follow `redirect`, so a room's players must reach one node);
-# each node's share is started again whenever a kill ends its run (the replay tool does
-# not reconnect either). Each loop keeps its replay's pid in a file, so both are stopped
-# by pid.
+# each node's share runs 30 s at a time and starts again, so the share of a killed node
+# comes back (the replay tool does not reconnect either). Each loop keeps its replay's pid
+# in a file, so both are stopped by pid.
 for node in node1 node2 node3; do
     (
         while [ ! -e "$out/load.stop" ]; do
-            "$DRAWSERVER_BIN" replay --url "$ws?node=$node" --rooms $(( (load_rooms + 2) / 3 )) --players 4 --duration 3600 \
+            "$DRAWSERVER_BIN" replay --url "$ws?node=$node" --rooms $(( (load_rooms + 2) / 3 )) --players 4 --duration 30 \
                 --quiet --min-ratio 0 >>"$out/load-$node.log" 2>&1 &
             echo $! >"$out/load-$node.pid"
             wait $! || echo "load on $node ended: $?" >>"$out/load.log"
