@@ -1,4 +1,5 @@
 import CoreMetrics
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import NIOHTTP1
@@ -59,8 +60,8 @@ func buildApplication(
             },
             serve: { route, deflate, channel in
                 switch route {
-                case .game:
-                    try server.acceptWebSocket(channel: channel, deflate: deflate)
+                case .game(let clientIP):
+                    try server.acceptWebSocket(channel: channel, deflate: deflate, clientIP: clientIP)
                 case .conformanceEcho:
                     let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
@@ -74,7 +75,10 @@ func buildApplication(
         server: webSocketServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "drawserver"),
         services: services,
-        onServerRunning: onServerRunning,
+        onServerRunning: { channel in
+            runtime.serverListening(channel)
+            await onServerRunning(channel)
+        },
         eventLoopGroupProvider: .shared(runtime.eventLoopGroup),
         logger: logger
     )
@@ -84,7 +88,8 @@ extension DrawServerRuntime {
     /// Why a WebSocket upgrade must be refused, or nil to accept it. An accepted upgrade
     /// spends one of the address's new connections unless `spendingConnection` is false.
     func upgradeRefusal(_ request: Request, context: DrawRequestContext, spendingConnection: Bool = true) -> HTTPResponse.Status? {
-        upgradeRefusal(origin: request.headers[.origin], remoteIP: context.remoteIP, spendingConnection: spendingConnection)
+        let ip = configuration.forwardedFor.clientIP(peer: context.remoteIP, headerValues: request.headers.filter { $0.name.canonicalName == ForwardedFor.header }.map(\.value))
+        return upgradeRefusal(origin: request.headers[.origin], remoteIP: ip, spendingConnection: spendingConnection)
     }
 
     func upgradeRefusal(origin: String?, remoteIP: String, spendingConnection: Bool = true) -> HTTPResponse.Status? {
@@ -103,8 +108,14 @@ extension DrawServerRuntime {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         switch path {
         case "/ws":
-            let ip = channel.remoteAddress?.ipAddress ?? "unknown"
-            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game }
+            let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+            let ip = configuration.forwardedFor.clientIP(peer: peer, headerValues: head.headers[ForwardedFor.header])
+            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game(clientIP: ip) }
+            if refusal != .serviceUnavailable {
+                // The client's own address (behind a trusted proxy: the forwarded one); debug
+                // level, as a flood of refusals must not flood the log.
+                logger.debug("WebSocket upgrade refused", metadata: ["status": "\(refusal.code)", "address": "\(ip)"])
+            }
             HTTPRefusal.send(status: refusal.code, reason: refusal.reasonPhrase, to: channel)
             return nil
         case "/conformance/echo" where configuration.limits.conformanceEcho:

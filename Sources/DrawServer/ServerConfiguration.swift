@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
     /// Event-loop threads; nil for one per CPU this process may run on (its affinity, so a
     /// server pinned with `taskset -c 0` runs one loop instead of one per machine core).
     public var eventLoopThreads: Int?
+    /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxies`); none by default.
+    var forwardedFor = ForwardedFor(trustedProxies: [])
 
     public init() {}
 
@@ -38,6 +40,8 @@ public struct ServerConfiguration: Sendable {
         public var nodeID = "node"
         /// Where other nodes and the balancer reach this node.
         public var advertise: String?
+        /// Room lease duration and renewal interval (`--lease-duration`, `--lease-renew`).
+        var leases = LeaseKeeper.Configuration()
         public init() {}
     }
 

@@ -186,6 +186,28 @@ struct AbuseTests {
         }
     }
 
+    /// Behind a trusted proxy each player's forwarded address has its own cap; the same
+    /// header from an untrusted peer is ignored (it would let a client pick its address).
+    @Test func forwardedAddressesAreCappedApartOnlyFromTrustedProxies() async throws {
+        try await withServer({
+            $0.limits.maxConnectionsPerIP = 1
+            $0.forwardedFor = ForwardedFor(trustedProxies: ["127.0.0.1"])
+        }) { port in
+            let ada = TestClient.connect(port: port, headers: ["X-Forwarded-For": "203.0.113.1"])
+            try await ada.hello("Ada")
+            let bob = TestClient.connect(port: port, headers: ["X-Forwarded-For": "203.0.113.2"])
+            try await bob.hello("Bob")
+            let again = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 198.51.100.9, 203.0.113.1\r\n")
+            #expect(again.status == 429, "the rightmost untrusted entry counts, not the one the client wrote")
+        }
+        try await withServer({ $0.limits.maxConnectionsPerIP = 1 }) { port in
+            let ada = TestClient.connect(port: port, headers: ["X-Forwarded-For": "203.0.113.1"])
+            try await ada.hello("Ada")
+            let bob = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 203.0.113.2\r\n")
+            #expect(bob.status == 429, "without --trusted-proxies the header is ignored: both are 127.0.0.1")
+        }
+    }
+
     /// NIO's upgrader refuses these by closing the connection; a client author gets told why.
     @Test func badHandshakesAreAnsweredNotDropped() async throws {
         try await withServer { port in

@@ -93,4 +93,112 @@ struct LeaseKeeperTests {
         #expect(keeper.release(room).isEmpty)
         #expect(keeper.acquired(room, epoch: 5) == [.release(room, epoch: 5)])
     }
+
+    // MARK: - The defaults: fast failover, still fenced
+
+    /// A store on virtual time with one lease row, as `PostgresLeases` writes it: expiry =
+    /// the store's now at the request + duration.
+    struct FakeStore {
+        var owner: String?
+        var epoch: Int64 = 0
+        var expiresAt: Int64 = 0
+        let durationMs: Int64
+
+        mutating func acquire(_ node: String, now: Int64) -> Int64? {
+            guard owner == nil || expiresAt < now || owner == node else { return nil }
+            owner = node
+            epoch += 1
+            expiresAt = now + durationMs
+            return epoch
+        }
+
+        mutating func renew(_ node: String, epoch: Int64, now: Int64) -> Bool {
+            guard owner == node, self.epoch == epoch else { return false }
+            expiresAt = now + durationMs
+            return true
+        }
+    }
+
+    @Test func defaultsResumeAKilledNodesRoomWellUnderFiveSecondsAndNeverOverlap() throws {
+        let defaults = LeaseKeeper.Configuration()
+        #expect(defaults.durationMs == 3_000 && defaults.renewAfterMs == 1_000)
+        #expect(defaults.problem == nil)
+        let tickMs: Int64 = 75 // the writer loop's batch interval
+        let scanMs: Int64 = 500 // the take-over scan (`directoryInterval`)
+        let requestMs: Int64 = 40 // each request reaches the store this long after it is sent
+        var worst: Int64 = 0
+        // Kill (or pause: it stops ticking and hears nothing) the owner at many moments.
+        for killAt in stride(from: Int64(1_000), through: 6_000, by: 37) {
+            var store = FakeStore(durationMs: Int64(defaults.durationMs))
+            var owner = LeaseKeeper(configuration: defaults)
+            _ = owner.want(room, now: at(0))
+            let granted = store.acquire("a", now: requestMs)
+            let epoch = try #require(granted)
+            _ = owner.acquired(room, epoch: epoch)
+            var now: Int64 = 0
+            while now < killAt {
+                now += tickMs
+                for case .renew(let code, let held) in owner.tick(now: at(now)) {
+                    if store.renew("a", epoch: held, now: now + requestMs) { owner.renewed(code, epoch: held) }
+                }
+            }
+            // The survivor scans every 0.5 s and takes the lease once it has expired.
+            var takenAt: Int64?
+            var scan = (now / scanMs + 1) * scanMs
+            while takenAt == nil {
+                if store.acquire("b", now: scan) != nil { takenAt = scan }
+                scan += scanMs
+            }
+            let takeover = try #require(takenAt)
+            worst = max(worst, takeover - killAt)
+            // Fencing: the paused owner, waking at any moment after the take-over, counts
+            // its lease lost without asking the store.
+            var paused = owner
+            _ = paused.tick(now: at(takeover))
+            #expect(paused.epoch(of: room) == nil, "killed at \(killAt): the old owner still counts the lease valid when another node takes it")
+        }
+        #expect(worst <= 3_600, "a killed node's room is taken over \(worst) ms after the kill")
+    }
+
+    @Test func anOwnerNeverCountsALeaseValidPastTheStoresExpiry() {
+        let defaults = LeaseKeeper.Configuration()
+        var store = FakeStore(durationMs: Int64(defaults.durationMs))
+        var keeper = LeaseKeeper(configuration: defaults)
+        _ = keeper.want(room, now: at(0))
+        let granted = store.acquire("a", now: 0)
+        _ = keeper.acquired(room, epoch: granted ?? 0)
+        // Renewals reach the store late (up to 400 ms) or not at all (every third).
+        var now: Int64 = 0
+        var count = 0
+        while now < 20_000 {
+            now += 75
+            for case .renew(let code, let epoch) in keeper.tick(now: at(now)) {
+                count += 1
+                if count % 3 == 0 {
+                    keeper.renewFailed(code, epoch: epoch)
+                } else if store.renew("a", epoch: epoch, now: now + Int64(count * 37 % 400)) {
+                    keeper.renewed(code, epoch: epoch)
+                }
+            }
+            if keeper.epoch(of: room) != nil {
+                #expect(now < store.expiresAt, "at \(now) the node runs the room after the store's expiry \(store.expiresAt)")
+            }
+        }
+        #expect(keeper.epoch(of: room) != nil, "one failed renewal in three does not lose the room")
+    }
+
+    @Test func unsafeLeaseFlagsAreRefused() throws {
+        #expect(LeaseKeeper.milliseconds(parsing: "3s") == 3_000)
+        #expect(LeaseKeeper.milliseconds(parsing: "2.5s") == 2_500)
+        #expect(LeaseKeeper.milliseconds(parsing: "800ms") == 800)
+        #expect(LeaseKeeper.milliseconds(parsing: "3") == nil)
+        #expect(LeaseKeeper.milliseconds(parsing: "-1s") == nil)
+        #expect(LeaseKeeper.milliseconds(parsing: "fast") == nil)
+        let parsed = try ServeCommand.leaseConfiguration(duration: "6s", renew: "2s")
+        #expect(parsed.durationMs == 6_000 && parsed.renewAfterMs == 2_000)
+        #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "3s", renew: "2s") }
+        #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "500ms", renew: nil) }
+        #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "3s", renew: "10ms") }
+        #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "soon", renew: nil) }
+    }
 }

@@ -5,7 +5,8 @@ and the client follows the server's `redirect` by itself (docs/PROTOCOL.md).
 Two protocol bots host a room each, one on node1 and one on node2 (`/ws?node=ID`). The
 browser's socket lands on either node; it joins node1's room (a redirect when it landed
 on node2), leaves, then joins node2's room by typing the code: by then it is on node1, so
-that join always needs a redirect.
+that join always needs a redirect. Then node2 is restarted (SIGTERM: its rooms are handed
+over): the page gets node2's room back by itself, without a reload.
 
 Usage: python3 tests/cluster/cluster_browser.py BALANCER_URL [POSTGRES_URL]
 (prints '1 passed, 0 failed'); with the store's URL it also checks, with psql, that the
@@ -17,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "browser"))
@@ -71,6 +73,30 @@ def main(base, store=None):
         wait_joined(second, me)
         url = page.js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/ws')).join(' ')")
         print(f"cluster_browser: guest {me} joined {code1} (node1) and {code2} (node2)", url)
+
+        # Rolling restart of the room's node: the page gets the room back by itself, without
+        # a reload (the marker survives), as the same player.
+        page.js("window.__sameDocument = 'yes'")
+        cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "cluster")
+        started = time.monotonic()
+        subprocess.run([cluster, "restart", "node2"], check=True, capture_output=True)
+        token = os.environ.get("CLUSTER_MODERATOR_TOKEN", "cluster-test")
+
+        def connected_again():
+            request = urllib.request.Request(f"{base}/api/rooms/{code2}", headers={"Authorization": f"Bearer {token}"})
+            try:
+                with urllib.request.urlopen(request, timeout=5) as reply:
+                    room = json.load(reply)
+            except Exception:  # noqa: BLE001 - not yet taken over, or asked a node that has not heard
+                return False
+            return room.get("node") != "node2" and any(p["id"] == me and p["connected"] for p in room["players"])
+
+        page.wait(lambda: connected_again() and page.js("return document.querySelector('#conn-state').dataset.state") == "open"
+                  and page.visible("#screen-room") and (page.text("#room-code") or "").strip() == code2,
+                  f"the guest connected in {code2} again after node2's restart", timeout=30)
+        assert page.js("return window.__sameDocument") == "yes", "the page was reloaded"
+        assert page.my_id() == me, f"the same player after the restart: {page.my_id()} != {me}"
+        print(f"cluster_browser: {code2} back on the page {time.monotonic() - started:.1f} s after node2's restart began, no reload")
     finally:
         driver.quit()
         first.close()

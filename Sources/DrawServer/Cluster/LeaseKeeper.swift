@@ -1,3 +1,4 @@
+import Foundation
 import Rooms
 
 /// The room leases one node holds, as a pure state machine: events and the current time
@@ -5,16 +6,48 @@ import Rooms
 /// epoch a room's writes carry.
 struct LeaseKeeper: Sendable {
     struct Configuration: Sendable, Equatable {
-        /// How long the store keeps a lease after an acquire or renewal.
-        var durationMs = 6_000
-        /// A held lease is renewed this long after the request that last set it.
-        var renewAfterMs = 2_000
+        /// How long the store keeps a lease after an acquire or renewal (`--lease-duration`).
+        /// A killed node's rooms are taken over at most this long after its last renewal,
+        /// plus one take-over scan.
+        var durationMs = 3_000
+        /// A held lease is renewed this long after the request that last set it
+        /// (`--lease-renew`).
+        var renewAfterMs = 1_000
         /// Given up this long before the node's estimate of the expiry (clock rate
         /// differences, the time a renewal takes to be acted on).
         var safetyMarginMs = 500
 
         /// How long the node counts a lease valid after the request that set it.
         var validityMs: Int { durationMs - safetyMarginMs }
+
+        /// Why these durations are unsafe, or nil. A renewal is sent `renewAfterMs` after the
+        /// last one; it must leave time for at least one more try (a renewal that fails is
+        /// retried at the next tick) before the node's own estimate of the expiry, which is
+        /// what keeps two nodes from ever running one room.
+        var problem: String? {
+            if durationMs < Self.minimumDurationMs { return "the lease duration must be at least \(Self.minimumDurationMs) ms" }
+            if durationMs > Self.maximumDurationMs { return "the lease duration must be at most \(Self.maximumDurationMs / 1000) s" }
+            if renewAfterMs < Self.minimumRenewMs { return "the lease renewal interval must be at least \(Self.minimumRenewMs) ms" }
+            if renewAfterMs * 2 > validityMs {
+                return "the lease renewal interval (\(renewAfterMs) ms) must be at most half of the lease duration less \(safetyMarginMs) ms (\(validityMs / 2) ms)"
+            }
+            return nil
+        }
+
+        static let minimumDurationMs = 1_000
+        static let maximumDurationMs = 600_000
+        static let minimumRenewMs = 100
+    }
+
+    /// A duration written `3s`, `1500ms` or `2.5s`, in milliseconds; nil for anything else.
+    static func milliseconds(parsing text: String) -> Int? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("ms") {
+            guard let value = Int(text.dropLast(2)), value >= 0 else { return nil }
+            return value
+        }
+        guard text.hasSuffix("s"), let seconds = Double(text.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 86_400 else { return nil }
+        return Int((seconds * 1000).rounded())
     }
 
     let configuration: Configuration

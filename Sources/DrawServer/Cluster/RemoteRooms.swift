@@ -45,6 +45,43 @@ final class RemoteRooms: Sendable {
         return await lookup(tokenHash)
     }
 
+    private let inviteHook = Mutex<(@Sendable (PlayerID, PlayerID, String) -> Void)?>(nil)
+
+    /// Set on a shared store: passes an invitation for a player not connected here to the
+    /// other nodes (`ClusterBus`).
+    func setInviteForwarder(_ forward: @escaping @Sendable (_ target: PlayerID, _ sender: PlayerID, _ text: String) -> Void) {
+        inviteHook.withLock { $0 = forward }
+    }
+
+    /// False on a single node: the invitation is refused `not_online` at once.
+    func forwardInvite(_ target: PlayerID, from sender: PlayerID, text: String) -> Bool {
+        guard let forward = inviteHook.withLock({ $0 }) else { return false }
+        forward(target, sender, text)
+        return true
+    }
+
+    /// A public room of another node a quick player may join: in its lobby, with a seat
+    /// free, the fullest first (as `Lobby.quickplayCandidates`).
+    var quickplayCandidate: (code: RoomCode, node: String)? {
+        directory.withLock { d in
+            d.publicRooms
+                .filter { $0.phase == .lobby && $0.players < $0.maxPlayers && d.owners[$0.code] != nil }
+                .max { ($0.players, $1.code.rawValue) < ($1.players, $0.code.rawValue) }
+                .flatMap { room in d.owners[room.code].map { (room.code, $0) } }
+        }
+    }
+
+    private let movedHook = Mutex<(@Sendable (PlayerID) -> (room: RoomCode, node: String)?)?>(nil)
+
+    /// Set on a shared store: the room a player had when another node took it over.
+    func setMovedLookup(_ lookup: @escaping @Sendable (PlayerID) -> (room: RoomCode, node: String)?) {
+        movedHook.withLock { $0 = lookup }
+    }
+
+    func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
+        movedHook.withLock { $0 }?(player)
+    }
+
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
 
     var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }

@@ -46,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     var nodeId: String?
     @Option(help: "The URL other nodes and the balancer reach this node at, e.g. http://10.0.0.5:8080 (env DRAWSERVER_ADVERTISE; default http://HOST:PORT).")
     var advertise: String?
+    @Option(help: "How long a room's lease lasts without renewal, e.g. 3s or 2500ms: a killed node's rooms resume elsewhere within about this plus 0.5 s (env DRAWSERVER_LEASE_DURATION; default 3s).")
+    var leaseDuration: String?
+    @Option(help: "How often held room leases are renewed; at most half of the lease duration less 0.5 s (env DRAWSERVER_LEASE_RENEW; default 1s).")
+    var leaseRenew: String?
     @Option(help: "Bearer token for the moderator HTTP API; without one those routes answer 401 (env DRAWSERVER_MODERATOR_TOKEN).")
     var moderatorToken: String?
     @Option(help: "Seconds SIGTERM waits for clients to leave before exiting (env DRAWSERVER_DRAIN_TIMEOUT_SECONDS; default 10).")
@@ -86,6 +90,8 @@ struct ServeCommand: AsyncParsableCommand {
     var inviteRate: String?
     @Option(help: "Comma-separated client addresses exempt from every per-address cap, e.g. a load generator's (env DRAWSERVER_UNLIMITED_ADDRESSES).")
     var unlimitedAddresses: String?
+    @Option(help: "Comma-separated proxy addresses (e.g. HAProxy's) whose X-Forwarded-For names the client for per-address limits; from anyone else the header is ignored (env DRAWSERVER_TRUSTED_PROXIES; default none).")
+    var trustedProxies: String?
     @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
     var threads: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
@@ -127,16 +133,26 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.eventLoopThreads = count
         }
         try applyLimits(to: &configuration.limits, env: env)
+        if let list = trustedProxies ?? env.string("DRAWSERVER_TRUSTED_PROXIES") {
+            let proxies = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let bad = proxies.first(where: { !ForwardedFor.isIPAddress($0) }) {
+                throw ValidationError("--trusted-proxies takes IP addresses, not \(bad)")
+            }
+            configuration.forwardedFor = ForwardedFor(trustedProxies: Set(proxies))
+        }
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
-        configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE") ?? "http://\(configuration.host):\(configuration.port)"
+        // Without one: http://HOST:PORT with the port actually bound (`--port 0`), set once
+        // the server listens (`DrawServerRuntime.serverListening`).
+        configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE")
         if let id = nodeId ?? env.string("DRAWSERVER_NODE_ID") {
             guard Self.isNodeID(id) else { throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'") }
             configuration.cluster.nodeID = id
         } else {
             configuration.cluster.nodeID = Self.defaultNodeID(hostName: ProcessInfo.processInfo.hostName)
         }
+        configuration.cluster.leases = try Self.leaseConfiguration(duration: leaseDuration ?? env.string("DRAWSERVER_LEASE_DURATION"), renew: leaseRenew ?? env.string("DRAWSERVER_LEASE_RENEW"))
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
         if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
             guard (0...600).contains(seconds) else { throw ValidationError("--drain-timeout-seconds must be 0...600") }
@@ -172,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
                 let url = try PostgresStoreURL(parsing: text)
                 var storeConfiguration = PostgresGameStore.Configuration()
                 storeConfiguration.turnRetention = configuration.persistence.turnRetention
+                storeConfiguration.leases = configuration.cluster.leases
                 postgres = try await PostgresGameStore.open(url: url, nodeID: configuration.cluster.nodeID, configuration: storeConfiguration, logger: logger)
             } catch let error as StoreURLError {
                 logger.critical("cannot start: \(error)")
@@ -236,6 +253,21 @@ struct ServeCommand: AsyncParsableCommand {
         if let list = unlimitedAddresses ?? env.string("DRAWSERVER_UNLIMITED_ADDRESSES") {
             limits.unlimitedAddresses = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }
+    }
+
+    /// The lease flags, checked for fencing safety (`LeaseKeeper.Configuration.problem`).
+    static func leaseConfiguration(duration: String?, renew: String?) throws -> LeaseKeeper.Configuration {
+        var leases = LeaseKeeper.Configuration()
+        if let duration {
+            guard let ms = LeaseKeeper.milliseconds(parsing: duration) else { throw ValidationError("--lease-duration must look like 3s or 2500ms, not \(duration)") }
+            leases.durationMs = ms
+        }
+        if let renew {
+            guard let ms = LeaseKeeper.milliseconds(parsing: renew) else { throw ValidationError("--lease-renew must look like 1s or 800ms, not \(renew)") }
+            leases.renewAfterMs = ms
+        }
+        if let problem = leases.problem { throw ValidationError("--lease-duration/--lease-renew: \(problem)") }
+        return leases
     }
 
     static func isNodeID(_ text: String) -> Bool {

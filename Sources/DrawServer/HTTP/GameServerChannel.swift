@@ -18,7 +18,8 @@ import NIOWebSocket
 struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// What an upgrade request is upgraded to.
     enum Route: Sendable, Equatable {
-        case game
+        /// The game, for a client at this address (behind a trusted proxy: `ForwardedFor`).
+        case game(clientIP: String)
         case conformanceEcho
     }
 

@@ -1,5 +1,8 @@
 import Canvas
+import HTTPTypes
 import Hummingbird
+import Logging
+import NIOHTTP1
 import NIOCore
 import Rooms
 
@@ -27,6 +30,7 @@ extension DrawServerRuntime {
 
         api.get(":code") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             let room = try self.room(context)
             var body = room.view(now: self.server.clock.now).jsonBytes()
             // On a shared store: the node that runs the room (ids are plain ASCII, see
@@ -41,22 +45,26 @@ extension DrawServerRuntime {
 
         api.get(":code/canvas.png") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             return try await self.snapshot(request, context, format: "png")
         }
 
         api.get(":code/canvas.ppm") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             return try await self.snapshot(request, context, format: "ppm")
         }
 
         api.get(":code/strokes") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             let log = try self.room(context).strokeLog
             return Self.response(Array(log.ndjson().utf8), contentType: "application/x-ndjson")
         }
 
         api.post(":code/kick/:playerId") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             let room = try self.room(context)
             let player = PlayerID(try context.parameters.require("playerId"))
             guard room.expel(player) else { throw HTTPError(.notFound, message: "no such player in this room") }
@@ -65,8 +73,34 @@ extension DrawServerRuntime {
 
         api.delete(":code") { request, context -> Response in
             try auth.require(request)
+            if let answer = try await self.forwardToOwner(request, context) { return answer }
             try self.room(context).close()
             return Response(status: .noContent)
+        }
+    }
+
+    /// A room another node runs: the request goes to that node (its advertised URL, from
+    /// `ClusterBus`) and its answer comes back as it is. Nil for a room this node runs, one
+    /// nobody runs, or a request that was already forwarded once.
+    private func forwardToOwner(_ request: Request, _ context: DrawRequestContext) async throws -> Response? {
+        guard let bus, let text = context.parameters.get("code"), let code = RoomCode(parsing: text), server.room(code) == nil,
+              !request.headers.contains(where: { $0.name.canonicalName == NodeForwarder.forwardedHeader.lowercased() }),
+              let node = server.remoteRooms.owner(of: code), let base = bus.url(of: node)
+        else { return nil }
+        let forwarder = NodeForwarder(eventLoopGroup: eventLoopGroup)
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        do {
+            let answer = try await forwarder.forward(
+                method: request.method == .post ? .POST : request.method == .delete ? .DELETE : .GET,
+                base: base, target: target, authorization: request.headers[.authorization], from: configuration.cluster.nodeID
+            )
+            var headers = HTTPFields()
+            if let type = answer.contentType { headers[.contentType] = type }
+            headers[.cacheControl] = "no-store"
+            return Response(status: HTTPResponse.Status(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        } catch {
+            logger.warning("moderator request not forwarded", metadata: ["room": "\(code)", "node": "\(node)", "error": "\(error)"])
+            throw HTTPError(.badGateway, message: "the node running room \(code) (\(node)) did not answer")
         }
     }
 

@@ -19,6 +19,8 @@ final class DrawServerRuntime: Sendable {
     let writer: PersistenceWriter?
     /// The PostgreSQL store (`--store`), instead of the SQLite database and writer.
     let postgres: PostgresGameStore?
+    /// Messages between nodes (LISTEN/NOTIFY) on a shared store.
+    let bus: ClusterBus?
     let snapshots = SnapshotCache()
     /// Rendered `/d/ID.png` and `/d/ID.apng` images.
     let drawingImages = DrawingImageCache()
@@ -50,11 +52,27 @@ final class DrawServerRuntime: Sendable {
             self.writer = nil
             let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup)
             self.server = server
+            let bus = ClusterBus(
+                store: postgres, server: server,
+                advertise: configuration.cluster.advertise ?? "http://\(configuration.host):\(configuration.port)", logger: logger
+            )
+            self.bus = bus
+            server.remoteRooms.setInviteForwarder { target, sender, text in bus.invite(target, from: sender, text: text) }
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { [weak server] code in server?.abandon(code) }
             server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
             server.remoteRooms.setCommit { await postgres.flush() }
-            postgres.onOrphans { [weak server] stored in server?.adoptRooms(stored) ?? [] }
+            server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
+            postgres.onOrphans { [weak server] stored in
+                let started = server?.adoptRooms(stored) ?? []
+                // Their players connected to other nodes are sent here.
+                let moved = stored.rooms.compactMap { room -> (RoomCode, [String])? in
+                    guard let code = RoomCode(parsing: room.snapshot.code), started.contains(code) else { return nil }
+                    return (code, room.snapshot.members.map(\.id))
+                }
+                Task { await bus.announceMoved(moved) }
+                return started
+            }
             postgres.onDirectory { [weak server] directory, players in
                 server?.remoteRooms.replace(directory)
                 server?.adopt(players)
@@ -67,7 +85,9 @@ final class DrawServerRuntime: Sendable {
             self.database = database
             self.writer = writer
             self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup)
+            self.bus = nil
         } else {
+            self.bus = nil
             self.database = nil
             self.writer = nil
             self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup)
@@ -96,11 +116,20 @@ final class DrawServerRuntime: Sendable {
             logger.info("database loaded", metadata: ["path": "\(database.path)", "took": "\(ContinuousClock.now - start)"])
         }
         server.admission.start(on: eventLoopGroup)
+        bus?.start()
+        await bus?.waitUntilListening()
         readiness.set(.ready)
     }
 
     /// How many stored drawings bots may replay (each a turn's stroke log, at most 1 MiB).
     static let botDrawingLimit = 500
+
+    /// The HTTP server listens on `channel`: without `--advertise`, the node's URL for the
+    /// other nodes is `http://HOST:PORT` with the port actually bound.
+    func serverListening(_ channel: any Channel) {
+        guard configuration.cluster.advertise == nil, let port = channel.localAddress?.port else { return }
+        bus?.setAdvertise("http://\(configuration.host):\(port)")
+    }
 
     /// The close reason sent with 1012.
     static let restartReason = "server restarting: reconnect with your token"
@@ -112,6 +141,7 @@ final class DrawServerRuntime: Sendable {
     func drain() async {
         readiness.set(.draining)
         server.admission.stop()
+        if let postgres { await handOver(postgres) }
         let outboxes = server.beginDrain()
         logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
         for outbox in outboxes {
@@ -141,6 +171,21 @@ final class DrawServerRuntime: Sendable {
 }
 
 extension DrawServerRuntime {
+    /// Rolling restart on a shared store: instead of waiting for games to end, every room
+    /// stops here (its members are asked to reconnect, 1012), what it wrote is committed,
+    /// its lease is released, and the other nodes are told to take it over now. Clients
+    /// reconnect through the balancer with their tokens; a node that takes a room over
+    /// sends its players `redirect` to it wherever they landed (`ClusterBus`).
+    func handOver(_ postgres: PostgresGameStore) async {
+        let codes = server.withDirectory { Array($0.rooms.keys) }.sorted()
+        for code in codes { server.abandon(code) }
+        await postgres.flush()
+        let released = await postgres.releaseAll()
+        await bus?.announceReleased(released)
+        bus?.stop()
+        logger.info("rooms handed over", metadata: ["rooms": "\(released.count)", "node": "\(postgres.nodeID)"])
+    }
+
     /// The store's fault state, whichever store this node writes to; nil without one.
     var storageReport: StorageReport? { writer?.storageReport ?? postgres?.storageReport }
 }

@@ -30,13 +30,19 @@ extension GameServer {
 
     /// `join` by code.
     func join(_ player: PlayerID, code text: String, outbox: Outbox) -> ProtocolError? {
-        let found: Result<(LiveRoom, String), ProtocolError> = withDirectory { d in
+        let clustered = remoteRooms.looksUpPlayers
+        let found: Result<(LiveRoom, String), ProtocolError>? = withDirectory { d in
             guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
+            // Several nodes: already seated there (a client that followed a `redirect` was
+            // put back in its room by its hello, then joins as the redirect says): nothing
+            // to do. One node keeps answering `already_in_room`.
+            if clustered, let current = record.room, current == RoomCode(parsing: text) { return nil }
             return d.lobby.findRoom(text, for: player).flatMap { code in
                 guard let room = d.rooms[code] else { return .failure(ProtocolError(.roomNotFound, "no room with code \(code)")) }
                 return .success((room, record.name))
             }
         }
+        guard let found else { return nil }
         switch found {
         case .failure(let error):
             // Run by another node: the client reconnects there (through the balancer) and
@@ -66,6 +72,11 @@ extension GameServer {
             // Another player may have taken the last seat meanwhile: try the next room.
             if room.join(player, name: name, outbox: outbox) == nil { return nil }
         }
+        // Another node's public room with a seat: the client follows `redirect` and joins it.
+        if let (code, node) = remoteRooms.quickplayCandidate {
+            remoteRooms.sendRedirect(room: code, node: node, to: outbox)
+            return nil
+        }
         guard allowRoomCreation(from: remoteIP) else {
             return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
         }
@@ -79,17 +90,29 @@ extension GameServer {
         return nil
     }
 
-    /// `invite`: the invitee gets `invited` if online.
+    /// `invite`: the invitee gets `invited` if online, here or (on a shared store) on
+    /// another node; otherwise `not_online` (from another node: when none delivered it in
+    /// time, `ClusterRouter.Configuration.inviteTimeoutMs`).
     func invite(_ target: PlayerID, from player: PlayerID) -> ProtocolError? {
         let result: Result<(ServerMessage, Outbox?), ProtocolError> = withDirectory { d in
             d.lobby.invite(target, from: player).map { ($0.message, d.outboxes[$0.to]) }
         }
         switch result {
-        case .failure(let error): return error
+        case .failure(let error):
+            guard error.code == .notOnline, let text = remoteInvitation(from: player) else { return error }
+            return remoteRooms.forwardInvite(target, from: player, text: text) ? nil : error
         case .success(let (message, outbox)):
             guard let outbox else { return ProtocolError(.notOnline, "that player is not online") }
             send(message, to: outbox)
             return nil
+        }
+    }
+
+    /// The `invited` message `player` sends from its room, encoded for another node.
+    private func remoteInvitation(from player: PlayerID) -> String? {
+        withLobby { lobby in
+            guard let sender = lobby.players[player], let code = sender.room else { return nil }
+            return ServerMessage.invited(from: player, name: sender.name, code: code, avatar: sender.avatar).jsonString
         }
     }
 

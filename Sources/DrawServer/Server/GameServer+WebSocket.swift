@@ -6,7 +6,9 @@ extension GameServer {
     /// Sets up a just-upgraded `/ws` connection, on its event loop, before anything is read
     /// from it: its session, outbox and writer, its timers, and its pipeline. From here the
     /// connection is served by its handlers; no task waits on it.
-    func acceptWebSocket(channel: any Channel, deflate: Bool) throws {
+    /// `clientIP` is the address per-address limits count it under (the peer's, unless a
+    /// trusted proxy forwarded it).
+    func acceptWebSocket(channel: any Channel, deflate: Bool, clientIP: String? = nil) throws {
         let limits = configuration.limits
         let maxMessageBytes = limits.maxBinaryFrameBytes
         let eventLoop = channel.eventLoop
@@ -14,7 +16,7 @@ extension GameServer {
         let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, eventLoop: eventLoop, hardClose: hardClose, onOverflow: { overflows.increment() })
-        let ip = channel.remoteAddress?.ipAddress ?? "unknown"
+        let ip = clientIP ?? channel.remoteAddress?.ipAddress ?? "unknown"
         let session = GameSession(server: self, outbox: outbox, remoteIP: ip, eventLoop: eventLoop)
         let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
 

@@ -79,7 +79,9 @@ final class GameServer: Sendable {
         self.store = store
         self.metrics = metrics
         self.admission = AdmissionControl(configuration: configuration.admission, clock: clock, metrics: metrics, logger: logger)
-        let random: RandomSource = configuration.seed.map { .seeded($0) } ?? .system
+        // On a shared store every node draws its own codes: the same `--seed` on two nodes
+        // must not make the same rooms.
+        let random: RandomSource = configuration.seed.map { .seeded(configuration.cluster.store == nil ? $0 : $0 ^ Self.fnv1a(configuration.cluster.nodeID)) } ?? .system
         self.directory = Mutex(Directory(lobby: Lobby(random: random), addresses: AddressBudgets(limits: configuration.limits)))
     }
 
@@ -168,6 +170,10 @@ final class GameServer: Sendable {
             replaced?.close(code: .replaced, reason: "replaced by a newer connection with the same token", flush: false)
             send(welcome.message, to: outbox)
             room?.attach(welcome.player.id, outbox: outbox, avatar: welcome.player.avatar)
+            // Its room was taken over by another node while it was away: send it there.
+            if room == nil, let moved = remoteRooms.movedRoom(of: welcome.player.id) {
+                remoteRooms.sendRedirect(room: moved.room, node: moved.node, to: outbox)
+            }
             return .success(welcome.player.id)
         }
     }
@@ -333,7 +339,15 @@ final class GameServer: Sendable {
     /// Creates a room under a fresh code (the caller then joins it).
     func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<LiveRoom, ProtocolError> {
         changingMembership { d in
-            d.lobby.newRoom(by: player).map { reserved in
+            // A code another node runs is drawn again (the directory is at most a moment
+            // old; a code taken meanwhile loses its lease on first write, and is refused).
+            var reservation = d.lobby.newRoom(by: player)
+            var draws = 1
+            while case .success(let reserved) = reservation, remoteRooms.owner(of: reserved.code) != nil, draws < 16 {
+                reservation = d.lobby.newRoom(by: player)
+                draws += 1
+            }
+            return reservation.map { reserved in
                 var room = Room(
                     code: reserved.code, name: name, isPublic: isPublic, settings: settings,
                     configuration: configuration.room, seed: reserved.seed
@@ -347,6 +361,11 @@ final class GameServer: Sendable {
                 return live
             }
         }
+    }
+
+    /// FNV-1a of a node id: a stable seed offset per node.
+    static func fnv1a(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
     }
 
     /// Brings back what the database held: players (offline, tokens still valid) and rooms

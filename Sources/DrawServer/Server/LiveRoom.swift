@@ -171,6 +171,8 @@ final class LiveRoom: Sendable {
         var resyncLater: Int?
         var relayed = false
         let charge = state.withLock { s -> DrawCharge in
+            // Handed to another node: nothing more is drawn or stored here.
+            if s.abandoned { return DrawCharge(points: 0) }
             let generation = s.room.canvasGeneration
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
             switch outcome {

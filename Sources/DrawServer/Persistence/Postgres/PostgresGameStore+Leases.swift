@@ -9,6 +9,14 @@ extension PostgresGameStore {
         await perform(actions)
     }
 
+    /// Releases every lease this node holds (its rooms were stopped and flushed); returns
+    /// the rooms released.
+    func releaseAll() async -> [RoomCode] {
+        let actions = keeper.withLock { k in k.leases.keys.sorted().flatMap { k.release($0) } }
+        await perform(actions)
+        return actions.compactMap { if case .release(let code, _) = $0 { code } else { nil } }
+    }
+
     /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
     func perform(_ actions: [LeaseAction]) async {
         var renewals: [(RoomCode, Int64)] = []

@@ -80,6 +80,8 @@ final class PostgresGameStore: GameStore, Service {
     /// Holds the node id's advisory lock while the node runs.
     private let identity: PostgresConnection
     private let pending = Mutex(Pending())
+    /// Set when another node released rooms (`ClusterBus`): scan for them now.
+    private let scanRequested = Atomic<Bool>(false)
     let keeper: Mutex<LeaseKeeper>
     let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
     let orphanHandler = Mutex<(@Sendable (StoredState) -> Set<RoomCode>)?>(nil)
@@ -231,7 +233,8 @@ final class PostgresGameStore: GameStore, Service {
                     await self.heartbeat()
                     lastBeat = ContinuousClock.now
                 }
-                if ContinuousClock.now - lastDirectory >= self.configuration.directoryInterval {
+                let scanNow = self.scanRequested.exchange(false, ordering: .relaxed)
+                if scanNow || ContinuousClock.now - lastDirectory >= self.configuration.directoryInterval {
                     // Players from a few seconds back as well: the nodes' wall clocks stamp
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
@@ -268,6 +271,18 @@ final class PostgresGameStore: GameStore, Service {
             if stopped { continuation.resume() }
             waiter?.resume()
         }
+    }
+
+    /// Reads the directory and takes over orphaned rooms at the next iteration of the
+    /// writer loop, instead of at the next `directoryInterval`.
+    func scanSoon() {
+        scanRequested.store(true, ordering: .relaxed)
+        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            p.urgent = true
+            defer { p.waiter = nil }
+            return p.waiter
+        }
+        waiter?.resume()
     }
 
     private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }

@@ -1,0 +1,159 @@
+import Logging
+import PostgresNIO
+import Rooms
+import Synchronization
+
+/// The thin owner of `ClusterRouter`: LISTENs on one PostgreSQL channel on a connection of
+/// its own, NOTIFYs through the store's pool, ticks the router, and carries out its actions
+/// on the game server. Low-rate traffic only (invitations, node addresses, hand-overs):
+/// drawing never goes through it.
+final class ClusterBus: Sendable {
+    static let channel = "drawserver"
+    /// How often the router's deadlines are checked.
+    static let tickInterval: Duration = .milliseconds(100)
+
+    let store: PostgresGameStore
+    let server: GameServer
+    let logger: Logger
+    private let router: Mutex<ClusterRouter>
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let listening = Atomic<Bool>(false)
+    /// A "moved" notice is published again after these delays: a node whose listening
+    /// connection was being set up (it just started) or replaced would miss it once.
+    static let movedRepeats: [Duration] = [.seconds(1), .seconds(3)]
+
+    init(store: PostgresGameStore, server: GameServer, advertise: String, logger: Logger) {
+        self.store = store
+        self.server = server
+        self.logger = logger
+        self.router = Mutex(ClusterRouter(nodeID: store.nodeID, advertise: advertise))
+    }
+
+    /// Where node `id` can be reached, as it announced; nil when not heard from.
+    func url(of id: String) -> String? { router.withLock { $0.url(of: id) } }
+
+    func setAdvertise(_ url: String) {
+        router.withLock { $0.setAdvertise(url) }
+    }
+
+    func start() {
+        let running = Task { [self] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.listen() }
+                group.addTask {
+                    while !Task.isCancelled {
+                        self.perform(self.router.withLock { $0.tick(now: self.server.clock.now) })
+                        try? await Task.sleep(for: Self.tickInterval)
+                    }
+                }
+            }
+        }
+        task.withLock { $0 = running }
+    }
+
+    /// Waits (at most `patience`) until the node listens on the channel, so a node that
+    /// opens for players hears the others' notices from its first player on.
+    func waitUntilListening(patience: Duration = .seconds(2)) async {
+        let deadline = ContinuousClock.now + patience
+        while !listening.load(ordering: .acquiring), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func stop() {
+        task.withLock { $0 }?.cancel()
+    }
+
+    /// `sender` invites `target`, who is not connected to this node.
+    func invite(_ target: PlayerID, from sender: PlayerID, text: String) {
+        perform(router.withLock { $0.invite(target, from: sender, text: text, now: server.clock.now) })
+    }
+
+    /// Tells the other nodes to take `rooms` over now (a draining node released them).
+    func announceReleased(_ rooms: [RoomCode]) async {
+        guard !rooms.isEmpty else { return }
+        await publish(.released(node: store.nodeID, rooms: rooms.map(\.rawValue)))
+    }
+
+    /// This node took `rooms` over: their members connected to other nodes are sent here.
+    func announceMoved(_ rooms: [(RoomCode, [String])]) async {
+        let messages = rooms.filter { !$0.1.isEmpty }.map { ClusterMessage.moved(room: $0.0.rawValue, node: store.nodeID, players: $0.1) }
+        guard !messages.isEmpty else { return }
+        for message in messages { await publish(message) }
+        for delay in Self.movedRepeats {
+            try? await Task.sleep(for: delay)
+            // Only rooms still here: one lost meanwhile is another node's to announce.
+            for message in messages {
+                guard case .moved(let code, _, _) = message, let room = RoomCode(parsing: code), server.room(room) != nil else { continue }
+                await publish(message)
+            }
+        }
+    }
+
+    /// The room `player` had when another node took it over lately.
+    func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
+        router.withLock { $0.movedRoom(of: player, now: server.clock.now) }
+    }
+
+    /// Listens until cancelled; a lost connection is replaced after a second (messages sent
+    /// meanwhile are missed: every request has a deadline).
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                try await store.client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        self.listening.store(true, ordering: .releasing)
+                        defer { self.listening.store(false, ordering: .releasing) }
+                        for try await notification in notifications {
+                            self.heard(notification.payload)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("cluster channel lost; listening again", metadata: ["error": "\(StoreOpenError.reason(error))"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    func heard(_ payload: String) {
+        guard let message = ClusterMessage(payload: payload) else {
+            logger.debug("cluster message ignored", metadata: ["payload": "\(payload.prefix(200))"])
+            return
+        }
+        let actions = router.withLock { r in
+            r.heard(message, now: server.clock.now, isConnectedHere: { self.server.outbox(of: $0) != nil })
+        }
+        perform(actions)
+    }
+
+    private func perform(_ actions: [ClusterRouter.Action]) {
+        for action in actions {
+            switch action {
+            case .publish(let message):
+                Task { await self.publish(message) }
+            case .deliver(let text, let player):
+                server.outbox(of: player)?.sendText(Array(text.utf8))
+            case .notOnline(let sender):
+                if let outbox = server.outbox(of: sender) {
+                    server.send(.error(ProtocolError(.notOnline, "that player is not online", ref: "invite")), to: outbox)
+                }
+            case .scanForOrphans:
+                store.scanSoon()
+            case .redirect(let players, let room, let node):
+                for player in players where server.roomOf(player) == nil {
+                    if let outbox = server.outbox(of: player) { server.remoteRooms.sendRedirect(room: room, node: node, to: outbox) }
+                }
+            }
+        }
+    }
+
+    private func publish(_ message: ClusterMessage) async {
+        do {
+            try await store.client.query("SELECT pg_notify(\(Self.channel), \(message.payload))", logger: logger)
+        } catch {
+            logger.warning("cluster message not sent", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Rooms
+import Testing
+@testable import DrawServer
+
+extension PersistenceTests.PostgresServeTests {
+    /// Two nodes on one store, without a balancer: an invitation reaches the invitee on the
+    /// other node (LISTEN/NOTIFY), one for nobody is refused `not_online`, and every
+    /// moderator route for a room works on the node that does not run it (forwarded to the
+    /// owner's advertised URL, here the port it bound with `--port 0`).
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func invitesAndModeratorRoutesWorkAcrossNodes() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let token = PersistenceTests.token
+        let one = try await ServerProcess(["--store", "\(url)", "--node-id", "one", "--web-root", "web-static", "--moderator-token", token])
+        let two = try await ServerProcess(["--store", "\(url)", "--node-id", "two", "--web-root", "web-static", "--moderator-token", token])
+        let ada = TestClient.connect(port: one.port)
+        try await ada.hello("Ada")
+        let code = try await seat(ada, [])
+        let cleo = TestClient.connect(port: two.port)
+        try await cleo.hello("Cleo")
+        let cleoID = try #require(cleo.playerID)
+        ada.send(#"{"t":"invite","playerId":"\#(cleoID)"}"#)
+        let invited = try await cleo.next("invited", within: 5)
+        #expect(invited["code"]?.stringValue == code)
+        #expect(invited["from"]?.objectValue?["id"]?.stringValue == ada.playerID)
+        ada.send(#"{"t":"invite","playerId":"nobody"}"#)
+        let refused = try await ada.next("error", within: 5)
+        #expect(refused["code"]?.stringValue == "not_online")
+
+        // Node two learns of the room (directory, 0.5 s) and of node one's URL (announced).
+        var detail = HTTP.Reply(status: 0, body: [], response: nil)
+        try await waitUntil {
+            detail = try await HTTP.get(port: two.port, path: "/api/rooms/\(code)", token: token)
+            return detail.status == 200
+        }
+        #expect(detail.text.contains(#""node":"one""#), "forwarded: the owner's answer, naming itself")
+        let own = try await HTTP.get(port: one.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+        let far = try await HTTP.get(port: two.port, path: "/api/rooms/\(code)/canvas.png", token: token)
+        #expect(far.status == 200 && far.body == own.body && far.header("Content-Type") == "image/png")
+        #expect(try await HTTP.get(port: two.port, path: "/api/rooms/\(code)/strokes", token: token).status == 200)
+        #expect(try await HTTP.get(port: two.port, path: "/api/rooms/\(code)", token: nil).status == 401, "the token is checked before forwarding")
+        #expect(try await HTTP.request("DELETE", port: two.port, path: "/api/rooms/\(code)", token: token).status == 204)
+        #expect(try await HTTP.get(port: one.port, path: "/api/rooms/\(code)", token: token).status == 404, "closed on the node that ran it")
+        one.signal(SIGTERM)
+        two.signal(SIGTERM)
+        #expect(await one.waitForExit(seconds: 15) == 0)
+        #expect(await two.waitForExit(seconds: 15) == 0)
+    }
+}
