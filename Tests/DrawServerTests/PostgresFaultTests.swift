@@ -10,7 +10,10 @@ struct PostgresFaultTests {
         let url = try await TestPostgres.freshDatabase()
         var admin = url
         admin.database = "postgres"
-        let server = try await ServerProcess(["--store", "\(url)", "--node-id", "faulty"])
+        // Leases long enough to ride out the outage (docs/SCALING.md): with the default 3 s
+        // the node would stop its rooms before the database is back.
+        let leases = ["--lease-duration", "30s", "--lease-renew", "5s"]
+        let server = try await ServerProcess(["--store", "\(url)", "--node-id", "faulty"] + leases)
         let ada = TestClient.connect(port: server.port)
         try await ada.hello("Ada")
         let code = try await seat(ada, [])
@@ -46,7 +49,7 @@ struct PostgresFaultTests {
         // And a kill -9 now loses nothing from the outage.
         server.signal(SIGKILL)
         _ = await server.waitForExit(seconds: 10)
-        let again = try await ServerProcess(["--store", "\(url)", "--node-id", "faulty"])
+        let again = try await ServerProcess(["--store", "\(url)", "--node-id", "faulty"] + leases)
         let back = TestClient.connect(port: again.port)
         try await back.hello("Bob", token: bob.token)
         let room = try await back.next("room")
