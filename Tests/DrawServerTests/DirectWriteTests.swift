@@ -74,9 +74,11 @@ struct DirectWriteTests {
     }
 
     /// A `SocketHandler` alone in the pipeline of a channel on `descriptor`.
-    static func connectionHandler(on descriptor: CInt, eventLoop: (any EventLoop)? = nil) async throws -> (any EventLoop, SocketHandler, any Channel) {
+    static func connectionHandler(
+        on descriptor: CInt, eventLoop: (any EventLoop)? = nil, directWrites: Bool = true
+    ) async throws -> (any EventLoop, SocketHandler, any Channel) {
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        let handler = SocketHandler(activity: ActivityMonitor(), eventLoop: eventLoop)
+        let handler = SocketHandler(activity: ActivityMonitor(), eventLoop: eventLoop, directWrites: directWrites)
         let channel = try await ClientBootstrap(group: eventLoop)
             // As Hummingbird's server channels.
             .channelOption(.allowRemoteHalfClosure, value: true)
@@ -85,6 +87,28 @@ struct DirectWriteTests {
             }
             .withConnectedSocket(descriptor).get()
         return (eventLoop, handler, channel)
+    }
+
+    /// `--nio-writes-only`: the plain path the benchmark compares with; every batch goes
+    /// through NIO, and nothing is ever sent at once.
+    @Test func withoutDirectWritesEveryBatchGoesThroughNIO() async throws {
+        let descriptors = Self.socketPair(nonBlockingPeer: true)
+        defer { close(descriptors[1]) }
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0], directWrites: false)
+        let outbox = Outbox(limit: 1 << 20, hardClose: {})
+        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let reserved = try await eventLoop.submit { () -> Bool in
+            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+            handler.write(WireFrame(.binary, payload: [1]), flush: true)
+            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2])) { return true }
+            return false
+        }.get()
+        #expect(!reserved, "no frame is sent at once")
+        #expect(try await Self.readSoon(6, from: descriptors[1]) == [0x82, 1, 1, 0x82, 1, 2])
+        let (direct, viaNIO) = try await eventLoop.submit { (handler.batchesSentDirectly, handler.batchesHandedToNIO) }.get()
+        #expect(direct == 0)
+        #expect(viaNIO == 2)
+        try await channel.close()
     }
 
     @Test func framesKeepTheirOrderWhileTheSocketFillsAndNIOTakesOverAndHandsBack() async throws {

@@ -96,6 +96,8 @@ struct ServeCommand: AsyncParsableCommand {
     var threads: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
     var conformanceEcho = false
+    @Flag(help: ArgumentHelp("Write every frame through NIO's channel, never straight to the socket: the plain path, for benchmarks.", visibility: .hidden))
+    var nioWritesOnly = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
 
@@ -127,6 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
         configuration.limits.conformanceEcho = conformanceEcho || env.bool("DRAWSERVER_CONFORMANCE_ECHO") == true
+        configuration.limits.directSocketWrites = !nioWritesOnly
 
         if let count = try threads ?? env.int("DRAWSERVER_THREADS") {
             guard (1...256).contains(count) else { throw ValidationError("--threads must be 1...256") }

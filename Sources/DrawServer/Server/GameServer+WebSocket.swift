@@ -39,7 +39,7 @@ extension GameServer {
         )
         session.timers = timers
         let webSocket = WebSocketProtocolHandler(receiver: receiver, service: session, activity: activity)
-        let handler = SocketHandler(activity: activity, eventLoop: eventLoop)
+        let handler = SocketHandler(activity: activity, eventLoop: eventLoop, directWrites: limits.directSocketWrites)
         do {
             try sync.addHandler(handler, position: .first)
             try sync.addHandler(webSocket)

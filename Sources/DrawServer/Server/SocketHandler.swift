@@ -60,9 +60,13 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// The handler left the pipeline: the channel is gone.
     private var removed = false
 
-    init(activity: ActivityMonitor, eventLoop: any EventLoop) {
+    /// Whether frames may go straight to the socket at all (`directSocketWrites`).
+    private let directWrites: Bool
+
+    init(activity: ActivityMonitor, eventLoop: any EventLoop, directWrites: Bool = true) {
         self.activity = activity
         self.eventLoop = eventLoop
+        self.directWrites = directWrites
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -77,6 +81,8 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     }
 
     private func takeSocket(_ context: ChannelHandlerContext) {
+        // Without a descriptor every frame goes through NIO.
+        guard directWrites else { return }
         socket = try? context.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
         publishImmediateSends()
     }
