@@ -1,3 +1,7 @@
+import Bots
+import Canvas
+import Logging
+import NIOCore
 import Rooms
 import Synchronization
 import Testing
@@ -118,5 +122,25 @@ import Testing
             ada.send(#"{"t":"removeBot","playerId":"\#(bot?["id"]?.stringValue ?? "")"}"#)
             #expect(try await bob.next("left")["playerId"] == bot?["id"])
         }
+    }
+
+    @Test func aLikedDrawingOfAPersonBecomesOneBotsDrawFirst() throws {
+        let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
+        let (a, b) = (Outbox(limit: 1 << 20, hardClose: {}), Outbox(limit: 1 << 20, hardClose: {}))
+        let ada = try server.hello(name: "Ada", token: nil, connection: server.newConnectionID(), outbox: a).get()
+        let bob = try server.hello(name: "Bob", token: nil, connection: server.newConnectionID(), outbox: b).get()
+        let room = try server.makeRoom(for: ada, name: "r", isPublic: false, settings: RoomSettings()).get()
+        #expect(room.join(ada, name: "Ada", outbox: a) == nil)
+        #expect(room.join(bob, name: "Bob", outbox: b) == nil)
+        room.handle(.start, from: ada)
+        room.handle(.choose(index: 0), from: ada)
+        let word = try #require(room.strokeLog.word)
+        let frame = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 300, y: 200))
+        room.draw(ByteBuffer(bytes: frame), from: ada)
+        room.handle(.skip, from: ada)
+        #expect(server.botLibrary.drawings(of: word, language: "en").first?.frames.map(\.bytes) != [frame])
+        room.handle(.rate(.like), from: bob)
+        #expect(server.botLibrary.drawings(of: word, language: "en").first?.frames.map(\.bytes) == [frame])
+        #expect(server.botLibrary.vocabulary.words(for: "en").contains(word))
     }
 }

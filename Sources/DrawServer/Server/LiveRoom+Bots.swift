@@ -122,6 +122,15 @@ extension LiveRoom {
         }
     }
 
+    /// A person's drawing that its guessers liked more than disliked joins the drawings bots
+    /// draw (ahead of the samples), so bots get better as people play; each drawing once.
+    static func teachBots(_ rating: TurnRating, in s: inout State, server: GameServer) {
+        guard let turn = s.lastTurn, turn.game == rating.game, turn.turn == rating.turn,
+              rating.counts.likes > rating.counts.dislikes else { return }
+        s.lastTurn = nil
+        server.addBotDrawings([(turn.word, turn.strokes)])
+    }
+
     /// A bot's brain seed: from the server's `--seed` and the bot's id, so a seeded server
     /// replays its bots too; random otherwise.
     static func botSeed(for id: PlayerID, serverSeed: UInt64?) -> UInt64 {

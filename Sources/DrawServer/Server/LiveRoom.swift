@@ -37,6 +37,8 @@ final class LiveRoom: Sendable {
         var abandoned = false
         /// The room's bots' brains, driven under this lock in game time (`LiveRoom+Bots`).
         var bots: [PlayerID: BotSeat] = [:]
+        /// The last finished turn, until a like makes its drawing one bots draw (once).
+        var lastTurn: TurnRecord?
         /// What the bots answered and is not done yet, in order.
         var botActions: [(id: PlayerID, action: BotAction)] = []
     }
@@ -286,10 +288,13 @@ final class LiveRoom: Sendable {
                 server.released(player, from: code)
             case .turnFinished(let record):
                 server.store.turnFinished(record)
+                // A person's drawing: bots may draw it once players like it (`turnRated`).
+                s.lastTurn = record.drawing != nil && s.bots[record.drawer] == nil ? record : nil
             case .gameFinished(let record):
                 server.store.gameFinished(record)
             case .turnRated(let rating):
                 server.store.turnRated(rating)
+                teachBots(rating, in: &s, server: server)
             case .botSeated(let player, let level):
                 seatBot(player, level: level, in: &s, server: server)
             }
