@@ -1,6 +1,6 @@
 import Rooms
 
-/// What a bot brain asks its driver to do. The driver (the server's `BotRunner`, or a
+/// What a bot brain asks its driver to do. The driver (the server's `LiveRoom+Bots`, or a
 /// client over a real socket) carries the actions out in order.
 public enum BotAction: Sendable, Equatable {
     /// Send this JSON object as a text message.

@@ -52,11 +52,15 @@ final class GameServer: Sendable {
 
     var botLibrary: BotLibrary { botLibraryState.withLock { $0 } }
 
+    /// Most drawings bots keep in memory (each a turn's stroke log, at most 1 MiB; a
+    /// person's is typically a few KiB).
+    static let maxBotDrawings = 2_000
+
     /// Adds people's drawings (stored turns, best first) ahead of the samples.
     func addBotDrawings(_ drawings: [(word: String, log: StrokeLog)]) {
         botLibraryState.withLock { library in
             // Added in reverse so the best ends up first.
-            for drawing in drawings.reversed() where drawing.log.size == configuration.room.canvas {
+            for drawing in drawings.reversed() where drawing.log.size == configuration.room.canvas && library.count < Self.maxBotDrawings {
                 library.addStored(drawing.log, word: drawing.word)
             }
         }

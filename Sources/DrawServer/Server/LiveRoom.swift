@@ -19,7 +19,7 @@ import Synchronization
 /// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop.
 final class LiveRoom: Sendable {
     let code: RoomCode
-    private struct State: Sendable {
+    struct State: Sendable {
         var room: Room
         var outboxes = MemberOutboxes()
         /// What the last fan-out's prefetch read; kept only so the compiler keeps the reads.
@@ -35,8 +35,12 @@ final class LiveRoom: Sendable {
         var resync = ResyncPacer()
         /// Another node runs the room now: nothing more happens here.
         var abandoned = false
-        /// The room's bots, seated as sessions (`BotRunner`), held until released.
-        var bots: [PlayerID: BotRunner] = [:]
+        /// The room's bots' brains, driven under this lock in game time (`LiveRoom+Bots`).
+        var bots: [PlayerID: BotSeat] = [:]
+        /// The last finished turn, until a like makes its drawing one bots draw (once).
+        var lastTurn: TurnRecord?
+        /// What the bots answered and is not done yet, in order.
+        var botActions: [(id: PlayerID, action: BotAction)] = []
     }
     private let state: Mutex<State>
     private let server: GameServer
@@ -48,14 +52,6 @@ final class LiveRoom: Sendable {
         self.state = Mutex(State(room: room))
         self.server = server
         self.eventLoop = server.eventLoopGroup.next()
-    }
-
-    /// A room let go with bots still seated (closed, or taken over by another node): each
-    /// bot's writer is told its runner is going, so a drain still scheduled touches nothing.
-    deinit {
-        state.withLock { s in
-            for bot in s.bots.values { bot.stop() }
-        }
     }
 
     // MARK: - Membership
@@ -188,6 +184,7 @@ final class LiveRoom: Sendable {
                     }
                     recipients += 1
                 }
+                if !s.bots.isEmpty { Self.showBots(Array(frame.readableBytesView), except: sender, in: &s, now: now) }
                 if s.room.canvasGeneration == generation {
                     if let stored = s.room.strokeLog.frames.last {
                         server.store.frameAppended(room: code, generation: generation, frame: stored)
@@ -261,7 +258,7 @@ final class LiveRoom: Sendable {
     // MARK: - Effects
 
     /// What to do with the timer after a change, decided under the lock.
-    private enum TimerChange {
+    enum TimerChange {
         case none
         case arm(deadline: Timestamp, arming: Int)
     }
@@ -274,13 +271,17 @@ final class LiveRoom: Sendable {
         let timer = state.withLock { s -> TimerChange in
             guard !s.abandoned else { return .none }
             let effects = change(&s)
-            Self.perform(effects, in: &s, server: server, code: code, live: self)
+            let now = server.clock.now
+            Self.perform(effects, in: &s, server: server, code: code, now: now)
+            Self.runBots(in: &s, server: server, code: code, now: now)
             return Self.publish(in: &s, server: server, code: code)
         }
         arm(timer)
     }
 
-    private static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode, live: LiveRoom) {
+    /// Carries out the room's effects; `now` is the game time they happened at (what the
+    /// bots are told).
+    static func perform(_ effects: [RoomEffect], in s: inout State, server: GameServer, code: RoomCode, now: Timestamp) {
         // Shelved before `turnEnd` is delivered, so its image links work at once.
         for case .turnFinished(let record) in effects { server.drawings.keep(record) }
         for var effect in effects {
@@ -292,37 +293,31 @@ final class LiveRoom: Sendable {
             switch effect {
             case .send(let message, let audience):
                 deliver(message, to: audience, in: s, metrics: server.metrics)
+                tellBots(message, to: audience, in: &s, now: now)
             case .sendDrawing(let frames, let player):
+                if s.bots[player] != nil {
+                    for frame in frames { _ = s.bots[player]?.brain.receive(binary: frame, now: now) }
+                }
                 guard let outbox = s.outboxes[player] else { continue }
                 for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame)) }
             case .released(let player):
                 s.outboxes[player] = nil
-                if let bot = s.bots.removeValue(forKey: player) { bot.stop() }
+                s.bots[player] = nil
                 server.released(player, from: code)
             case .turnFinished(let record):
                 server.store.turnFinished(record)
+                // A person's drawing: bots may draw it once players like it (`turnRated`).
+                s.lastTurn = record.drawing != nil && s.bots[record.drawer] == nil ? record : nil
             case .gameFinished(let record):
                 server.store.gameFinished(record)
             case .turnRated(let rating):
                 server.store.turnRated(rating)
+                teachBots(rating, in: &s, server: server)
             case .botSeated(let player, let level):
-                seatBot(player, level: level, in: &s, server: server, live: live)
+                seatBot(player, level: level, in: &s, server: server)
             }
         }
         if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
-    }
-
-    /// Seats a bot's brain as a session of the room, under the lock: its outbox takes the
-    /// room's messages from now on, like a member's connection.
-    private static func seatBot(_ player: PlayerID, level: BotLevel, in s: inout State, server: GameServer, live: LiveRoom) {
-        guard s.bots[player] == nil else { return }
-        let brain = BotBrain(
-            level: level, seed: BotRunner.seed(for: player, serverSeed: server.configuration.seed),
-            library: server.botLibrary, playerID: player
-        )
-        let runner = BotRunner(id: player, brain: brain, room: live, server: server, eventLoop: live.eventLoop)
-        s.bots[player] = runner
-        s.outboxes[player] = runner.outbox
     }
 
     /// Arms the timer of a room restored from storage, and seats its bots again.
@@ -330,13 +325,15 @@ final class LiveRoom: Sendable {
         let server = self.server
         let code = self.code
         let timer = state.withLock { s -> TimerChange in
+            let now = server.clock.now
             var effects: [RoomEffect] = []
             for seat in s.room.botSeats {
-                Self.seatBot(seat.id, level: seat.level, in: &s, server: server, live: self)
+                Self.seatBot(seat.id, level: seat.level, in: &s, server: server)
                 // The room's state and the turn's own message, as a resuming player gets them.
-                effects += s.room.connect(seat.id, now: server.clock.now)
+                effects += s.room.connect(seat.id, now: now)
             }
-            Self.perform(effects, in: &s, server: server, code: code, live: self)
+            Self.perform(effects, in: &s, server: server, code: code, now: now)
+            Self.runBots(in: &s, server: server, code: code, now: now)
             server.store.roomChanged(s.room.snapshot(now: server.clock.now))
             return Self.publish(in: &s, server: server, code: code)
         }
@@ -344,7 +341,7 @@ final class LiveRoom: Sendable {
     }
 
     /// Encodes once, then queues the same buffer for every recipient.
-    private static func deliver(_ message: ServerMessage, to audience: Audience, in s: State, metrics: ServerMetrics) {
+    static func deliver(_ message: ServerMessage, to audience: Audience, in s: State, metrics: ServerMetrics) {
         let bytes = message.jsonBytes()
         let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
@@ -368,7 +365,7 @@ final class LiveRoom: Sendable {
 
     /// Tells the lobby what changed, under the room's lock so the lobby sees a room's
     /// changes in order, and decides whether the timer needs arming.
-    private static func publish(in s: inout State, server: GameServer, code: RoomCode) -> TimerChange {
+    static func publish(in s: inout State, server: GameServer, code: RoomCode) -> TimerChange {
         if s.room.isClosed {
             guard !s.closePublished else { return .none }
             s.closePublished = true
@@ -383,7 +380,7 @@ final class LiveRoom: Sendable {
             s.publishedSummary = summary
             server.update(summary)
         }
-        let deadline = s.room.nextDeadline
+        let deadline = nextDeadline(of: s)
         guard deadline != s.timerDeadline else { return .none }
         s.timerDeadline = deadline
         s.timerArming &+= 1
@@ -402,11 +399,17 @@ final class LiveRoom: Sendable {
         }
     }
 
+    /// Does everything due by now, room deadlines and bots' wake-ups, each in the order of
+    /// its time and at its time (`runDue`), so bots play the same whatever the timer's lag.
     private func fire(arming: Int) {
-        update { s in
-            guard arming == s.timerArming else { return [] }
+        let server = self.server
+        let code = self.code
+        let timer = state.withLock { s -> TimerChange in
+            guard !s.abandoned, arming == s.timerArming else { return .none }
             s.timerDeadline = nil
-            return s.room.tick(now: server.clock.now)
+            Self.runDue(until: server.clock.now, in: &s, server: server, code: code)
+            return Self.publish(in: &s, server: server, code: code)
         }
+        arm(timer)
     }
 }
