@@ -66,6 +66,10 @@ struct ReplayCommand: AsyncParsableCommand {
     var connectFirst = false
     @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).")
     var connectTimeout = 120.0
+    @Flag(help: "When the server closes a connection (1012, 4008...), resets it or disappears, open it again and resume with the token; each outage is reported (time to reconnect, operations lost).")
+    var reconnect = false
+    @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.")
+    var reconnectTimeout = 60.0
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 
@@ -109,6 +113,8 @@ struct ReplayCommand: AsyncParsableCommand {
             }
         }
         guard connectTimeout > 0, connectTimeout <= 3600 else { throw ValidationError("--connect-timeout must be 0...3600 seconds") }
+        guard reconnectTimeout > 0, reconnectTimeout <= 3600 else { throw ValidationError("--reconnect-timeout must be 0...3600 seconds") }
+        if reconnect, idle != nil { throw ValidationError("--reconnect is for load runs, not --idle") }
         if connectFirst, idle != nil { throw ValidationError("--connect-first is for load runs, not --idle") }
         if let threads { guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") } }
         guard (1...10).contains(rounds) else { throw ValidationError("--rounds must be 1...10") }
@@ -141,6 +147,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let cores = ProcStat.allowedCores()
         var plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
         plan.connectFirst = connectFirst
+        plan.reconnect = reconnect
+        plan.reconnectTimeoutMs = Int(reconnectTimeout * 1000)
         var runner = ReplayRunner(
             plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,
             threads: threads ?? cores, cores: cores, speed: speed, duration: duration, ramp: ramp,

@@ -39,6 +39,9 @@ struct ReplayCounters: Sendable, Codable, Equatable {
     var welcomed = 0
     /// `create`/`join` refused with `server_busy` and sent again after `retryAfterMs`.
     var busyRetries = 0
+    /// `--reconnect`: operations of the canvas the server replays after a resume (compacted,
+    /// so not matched to what was sent; the turn's unreceived operations stay lost).
+    var opsResynced = 0
 
     mutating func add(_ other: ReplayCounters) {
         framesSent += other.framesSent
@@ -65,6 +68,7 @@ struct ReplayCounters: Sendable, Codable, Equatable {
         guessFallbacks += other.guessFallbacks
         welcomed += other.welcomed
         busyRetries += other.busyRetries
+        opsResynced += other.opsResynced
     }
 
     /// Adds a finished turn of one guesser.
@@ -131,6 +135,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var duplicated: Int
         var unexpected: Int
         var invalidFrames: Int
+        /// Operations of canvases replayed after a resume (`--reconnect`).
+        var resyncedAfterOutage = 0
     }
 
     struct Client: Codable, Sendable, Equatable {
@@ -171,6 +177,24 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var timedOut: Bool
     }
 
+    /// `--reconnect`: the clients' outages that overlapped in time, as one event each.
+    struct Outage: Codable, Sendable, Equatable {
+        /// When the first client lost its connection, from the start of the run.
+        var atSeconds: Double
+        var clients: Int
+        /// Clients the server welcomed back with `resumed:true`.
+        var recovered: Int
+        /// Clients whose token the server no longer knew (a new player: the seat is lost).
+        var refused: Int
+        /// From a client's close to its resumed `welcome`, over the recovered clients.
+        var reconnectMsP50: Double
+        var reconnectMsMax: Double
+        /// Operations the affected clients never received in the turns the outage cut.
+        var opsLost: Int
+        var attempts: Int
+        var closeCodes: [String: Int]
+    }
+
     var tool = "drawserver replay"
     var url: String
     var mode: String
@@ -200,6 +224,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     var idleConnections: Int?
     var warnings: [String]
     var connectPhase: ConnectPhase? = nil
+    /// `--reconnect`: every outage, nil without the flag.
+    var outages: [Outage]? = nil
     /// `server_busy` refusals of `create`/`join` retried over the whole run.
     var busyRetries = 0
 
@@ -240,7 +266,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             delivery: Delivery(
                 expected: c.opsExpected, delivered: c.opsDelivered, ratio: ratio, lost: c.opsLost,
                 outOfOrder: c.opsOutOfOrder, duplicated: c.opsDuplicated, unexpected: c.opsUnexpected,
-                invalidFrames: c.framesInvalid
+                invalidFrames: c.framesInvalid, resyncedAfterOutage: c.opsResynced
             ),
             serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
             guessFallbacks: c.guessFallbacks,
@@ -271,6 +297,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             row("delivery ratio", String(format: "%.6f (%d of %d operations)", delivery.ratio, delivery.delivered, delivery.expected))
             row("lost / out of order", "\(delivery.lost) / \(delivery.outOfOrder)")
             row("duplicated / unexpected", "\(delivery.duplicated) / \(delivery.unexpected) (invalid frames \(delivery.invalidFrames))")
+            if delivery.resyncedAfterOutage > 0 { row("canvas replayed on resume", "\(delivery.resyncedAfterOutage) operations (not matched)") }
             row("turns ended", Self.counts(turnsEnded) + ", games ended \(gamesEnded), guess fallbacks \(guessFallbacks)")
         }
         if let phase = connectPhase {
@@ -279,6 +306,13 @@ struct ReplaySummary: Codable, Sendable, Equatable {
                 phase.connectionsEstablished, phase.connectionsPlanned, phase.roomsComplete, phase.roomsPlanned,
                 phase.seconds, phase.timedOut ? " (timed out)" : "", phase.busyRetries, phase.connectErrors))
         }
+        for (index, outage) in (outages ?? []).enumerated() {
+            row(index == 0 ? "outages" : "", String(
+                format: "at %.1f s: %d of %d clients back (%d refused), reconnect p50 %.0f ms, max %.0f ms, %d ops lost, %d attempts, closes %@",
+                outage.atSeconds, outage.recovered, outage.clients, outage.refused, outage.reconnectMsP50, outage.reconnectMsMax,
+                outage.opsLost, outage.attempts, Self.counts(outage.closeCodes)))
+        }
+        if outages?.isEmpty == true { row("outages", "none") }
         row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))
         row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))
         row("client CPU", String(format: "%.1f%% of one core (%d core(s) usable, %d thread(s)), send lag p99 %.2f ms",
