@@ -6,6 +6,7 @@ import NIOWebSocket
 import Synchronization
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// `drawserver replay`'s connection against a server that is slow to answer.
 @Suite("Replay: connections")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// `drawserver replay --reconnect` through what a load test meets in production: a server
 /// killed with SIGKILL and one restarted gracefully (1012), both on the same port and database.

@@ -1,4 +1,5 @@
 import Canvas
+import LoadTester
 import Logging
 import NIOCore
 import NIOPosix

@@ -6,8 +6,10 @@ import NIOPosix
 
 /// `drawserver replay`: a load tester that plays the real game with many clients while
 /// drawers replay stroke logs, and measures what the guessers receive.
-struct ReplayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ReplayCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay stroke logs against a server with many real clients and measure delivery and latency.",
         discussion: """
@@ -87,7 +89,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Generate mode: keep at most this many frames (cut where no stroke is open).")
     var frames: Int?
 
-    func validate() throws {
+    package func validate() throws {
         if generateLog != nil {
             guard output != nil else { throw ValidationError("--generate-log needs -o FILE") }
             return
@@ -121,7 +123,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let drawTime { guard (30...240).contains(drawTime) else { throw ValidationError("--draw-time must be 30...240") } }
     }
 
-    func run() async throws {
+    package func run() async throws {
         if let seed = generateLog, let output {
             let log = ReplayLogGenerator.make(seed: seed, intervalMs: intervalMs, maxFrames: frames)
             try Data(log.ndjson().utf8).write(to: URL(fileURLWithPath: output))
