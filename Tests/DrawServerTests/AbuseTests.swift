@@ -261,8 +261,8 @@ struct AbuseTests {
 
     @Test func silentPeersAreCutOffByTheHeartbeat() async throws {
         try await withServer({ configuration in
-            configuration.limits.pingIntervalSeconds = 1
-            configuration.limits.pingTimeoutSeconds = 1
+            configuration.limits.pingInterval = .seconds(1)
+            configuration.limits.pingTimeout = .seconds(1)
         }) { port in
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")

@@ -21,8 +21,8 @@ struct ConnectionTimersTests {
 
     func timers() -> ConnectionTimers {
         var limits = ServerConfiguration.Limits()
-        limits.pingIntervalSeconds = 1
-        limits.pingTimeoutSeconds = 1
+        limits.pingInterval = .seconds(1)
+        limits.pingTimeout = .seconds(1)
         let hardClosed = self.hardClosed
         return ConnectionTimers(
             eventLoop: loop, limits: limits, outbox: outbox, activity: activity,

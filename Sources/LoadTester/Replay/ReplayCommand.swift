@@ -3,6 +3,7 @@ import Canvas
 import Foundation
 import NIOCore
 import NIOPosix
+import Rooms
 
 /// `drawserver replay`: a load tester that plays the real game with many clients while
 /// drawers replay stroke logs, and measures what the guessers receive.
@@ -40,13 +41,13 @@ package struct ReplayCommand: AsyncParsableCommand {
     var players = 4
     @Option(help: "Replay speed: the log's timing is divided by this.")
     var speed = 1.0
-    @Option(help: "Seconds the run lasts (ramp and warm-up included), at most 3600.")
+    @Option(help: "How long the run lasts (ramp and warm-up included), at most 1h: 30s, 500ms, 2m (a bare number is seconds).", transform: Self.seconds)
     var duration = 10.0
-    @Option(help: "Seconds over which the rooms are opened.")
+    @Option(help: "Seconds over which the rooms are opened.", transform: Self.seconds)
     var ramp = 0.0
-    @Option(help: "Seconds after the ramp before measuring starts (capped at half the duration).")
+    @Option(help: "Seconds after the ramp before measuring starts (capped at half the duration).", transform: Self.seconds)
     var warmup = 2.0
-    @Option(help: "Seconds to wait after the drawers stop for operations still in flight.")
+    @Option(help: "Seconds to wait after the drawers stop for operations still in flight.", transform: Self.seconds)
     var drain = 3.0
     @Option(help: "Lowest delivery ratio that counts as success (exit status 5 below it; 3 when a connection failed, 4 when nothing was delivered).")
     var minRatio = ReplayVerdict.defaultMinimumRatio
@@ -66,11 +67,11 @@ package struct ReplayCommand: AsyncParsableCommand {
     var serverPid: Int32?
     @Flag(help: "Open and join every connection (all rooms, all seats) first, then start drawing in all rooms together; --duration counts from that barrier. server_busy refusals are waited out and retried.")
     var connectFirst = false
-    @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).")
+    @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).", transform: Self.seconds)
     var connectTimeout = 120.0
     @Flag(help: "When the server closes a connection (1012, 4008...), resets it or disappears, open it again and resume with the token; each outage is reported (time to reconnect, operations lost).")
     var reconnect = false
-    @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.")
+    @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.", transform: Self.seconds)
     var reconnectTimeout = 60.0
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
@@ -88,6 +89,15 @@ package struct ReplayCommand: AsyncParsableCommand {
     var intervalMs: Double?
     @Option(help: "Generate mode: keep at most this many frames (cut where no stroke is open).")
     var frames: Int?
+
+    /// Duration flags are written as everywhere (`30s`, `500ms`, `2m`); a bare number is
+    /// seconds, as these flags always took.
+    static func seconds(_ text: String) throws -> Double {
+        guard let value = DurationText.parse(text, bareUnit: .seconds) else {
+            throw ValidationError("a duration is a number and a unit, such as 500ms, 30s or 2m; not \(text)")
+        }
+        return Double(value.components.seconds) + Double(value.components.attoseconds) / 1e18
+    }
 
     package func validate() throws {
         if generateLog != nil {
