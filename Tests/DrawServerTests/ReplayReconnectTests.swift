@@ -25,15 +25,23 @@ struct ReplayReconnectTests {
         }
     }
 
+    /// A server of this test, ready; given a minute, since the whole suite may be running
+    /// beside it on a busy machine.
+    static func start(db: String, port: Int? = nil) async throws -> ServerProcess {
+        let server = try await ServerProcess(serve(db: db, port: port), waitForReady: false)
+        try await waitUntil(seconds: 60) { try await HTTP.get(port: server.port, path: "/readyz").status == 200 }
+        return server
+    }
+
     @Test func aRunGoesOnThroughAKillAndAGracefulRestart() async throws {
         let db = temporaryDatabasePath()
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
-        var server = try await ServerProcess(Self.serve(db: db))
+        var server = try await Self.start(db: db)
         let port = server.port
         let replay = Task {
             try await ServerProcess.run(
-                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "2", "--players", "3", "--duration", "18",
+                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "2", "--players", "3", "--duration", "25",
                  "--warmup", "0.5", "--drain", "2", "--reconnect", "--min-ratio", "0", "--quiet", "--json", json.path],
                 timeout: 90
             )
@@ -41,12 +49,12 @@ struct ReplayReconnectTests {
         try await Self.waitForDrawing(port: port, rooms: 2)
         server.signal(SIGKILL)
         #expect(await server.waitForExit(seconds: 10) != nil)
-        server = try await ServerProcess(Self.serve(db: db, port: port))
+        server = try await Self.start(db: db, port: port)
         try await Self.waitForDrawing(port: port, rooms: 2)
         // A rolling restart: SIGTERM drains (1012 to every client), then a new process.
         server.signal(SIGTERM)
         #expect(await server.waitForExit(seconds: 20) == 0)
-        server = try await ServerProcess(Self.serve(db: db, port: port))
+        server = try await Self.start(db: db, port: port)
 
         let (status, output) = try await replay.value
         #expect(status == 0, "exit \(status): \(output)")
