@@ -60,6 +60,32 @@ let package = Package(
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
+        // RFC 6455 framing both ends share: the server's receiver and the replay client.
+        .target(
+            name: "WebSocketFrames",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // `drawserver replay` and the core benchmarks, on the cores' public API and plain
+        // SwiftNIO: nothing of the server's insides (README, "Load testing").
+        .target(
+            name: "LoadTester",
+            dependencies: [
+                "Canvas",
+                "Rooms",
+                "WebSocketFrames",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "DrawServer",
             dependencies: [
@@ -67,6 +93,8 @@ let package = Package(
                 "Rooms",
                 "Bots",
                 "DrawClient",
+                "LoadTester",
+                "WebSocketFrames",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,6 +158,8 @@ let package = Package(
             name: "DrawServerTests",
             dependencies: [
                 "DrawServer",
+                "LoadTester",
+                "WebSocketFrames",
                 "Canvas",
                 "Rooms",
                 "Bots",

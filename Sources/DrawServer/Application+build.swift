@@ -67,7 +67,7 @@ func buildApplication(
                     try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
                 }
             },
-            firstRequestTimeout: .seconds(Int64(limits.helloTimeoutSeconds))
+            firstRequestTimeout: TimeAmount(limits.helloTimeout)
         )
     }
     return Application(

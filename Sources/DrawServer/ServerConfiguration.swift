@@ -22,8 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var cluster = Cluster()
     /// Bearer token for the moderator routes; nil answers 401 to everyone.
     public var moderatorToken: String?
-    /// Seconds SIGTERM waits for clients to leave before the process exits.
-    public var drainTimeoutSeconds = 10
+    /// How long SIGTERM waits for clients to leave before the process exits.
+    public var drainTimeout: Duration = .seconds(10)
     /// Event-loop threads; nil for one per CPU this process may run on (its affinity, so a
     /// server pinned with `taskset -c 0` runs one loop instead of one per machine core).
     public var eventLoopThreads: Int?
@@ -51,7 +51,7 @@ public struct ServerConfiguration: Sendable {
         public var maxBinaryFrameBytes = 64 * 1024
         /// Bytes that may wait in one connection's outbound queue before it is closed with 4008.
         public var outboundQueueBytes = 1 << 20
-        public var helloTimeoutSeconds = 10
+        public var helloTimeout: Duration = .seconds(10)
         public var permessageDeflate = false
         /// Chat, guesses and ratings per connection; beyond it they wait (shaped), so a burst
         /// is judged late and never faster than this.
@@ -79,12 +79,12 @@ public struct ServerConfiguration: Sendable {
         /// Invitations per connection.
         public var inviteRate = Rate(10, perMs: 60_000)
         /// This many refusals (joins or invitations over budget, text that is not JSON or is
-        /// oversized, invalid drawing frames) within `abuseWindowMs` close the connection with 1008.
+        /// oversized, invalid drawing frames) within `abuseWindow` close the connection with 1008.
         public var abuseStrikes = 30
-        public var abuseWindowMs = 10_000
-        /// Seconds between server pings, and how long an answer (any data) may take.
-        public var pingIntervalSeconds = 20
-        public var pingTimeoutSeconds = 10
+        public var abuseWindow: Duration = .seconds(10)
+        /// Time between server pings (zero: none), and how long an answer (any data) may take.
+        public var pingInterval: Duration = .seconds(20)
+        public var pingTimeout: Duration = .seconds(10)
         /// Origins allowed to open a WebSocket (exact `scheme://host[:port]`); nil allows any.
         public var allowedOrigins: Set<String>?
         /// Serve a plain echo WebSocket at `/conformance/echo` (for the Autobahn testsuite).

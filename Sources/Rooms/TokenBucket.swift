@@ -68,16 +68,10 @@ public struct Rate: Sendable, Hashable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let count = Int(parts[0]), count > 0 else { return nil }
-        let period = parts[1]
-        let milliseconds: Int?
-        if period.hasSuffix("ms") {
-            milliseconds = Int(period.dropLast(2))
-        } else if period.hasSuffix("s") {
-            milliseconds = Int(period.dropLast()).map { $0 * 1000 }
-        } else {
-            milliseconds = nil
-        }
-        guard let milliseconds, milliseconds > 0 else { return nil }
+        // The period is a duration as every flag writes one (`3s`, `500ms`, `1m`); it needs a unit.
+        guard Double(parts[1]) == nil, let period = DurationText.parse(String(parts[1]), bareUnit: .seconds) else { return nil }
+        let milliseconds = DurationText.milliseconds(period)
+        guard milliseconds > 0 else { return nil }
         self.init(count, perMs: milliseconds)
     }
 

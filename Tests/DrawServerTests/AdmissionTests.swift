@@ -12,9 +12,9 @@ import Testing
 struct AdmissionTests {
     @Test func aSlowedServerTurnsNewRoomsAwayAndRecovers() async throws {
         try await withServer({
-            $0.admission.lagThresholdMs = 40
-            $0.admission.engageAfterMs = 300
-            $0.admission.releaseAfterMs = 300
+            $0.admission.lagThreshold = .milliseconds(40)
+            $0.admission.engageAfter = .milliseconds(300)
+            $0.admission.releaseAfter = .milliseconds(300)
         }) { port in
             let ada = TestClient.connect(port: port)
             let bob = TestClient.connect(port: port)

@@ -6,14 +6,14 @@ import Testing
 @Suite("Connection rules", .timeLimit(.minutes(1)))
 struct ConnectionTests {
     @Test func noHelloInTimeCloses4003() async throws {
-        try await withServer({ $0.limits.helloTimeoutSeconds = 1 }) { port in
+        try await withServer({ $0.limits.helloTimeout = .seconds(1) }) { port in
             let client = TestClient.connect(port: port)
             #expect(await client.closeCode(within: 5) == 4003)
         }
     }
 
     @Test func aConnectionThatSendsNoRequestIsClosed() async throws {
-        try await withServer({ $0.limits.helloTimeoutSeconds = 1 }) { port in
+        try await withServer({ $0.limits.helloTimeout = .seconds(1) }) { port in
             let socket = try SilentSocket(port: port)
             let started = ContinuousClock.now
             #expect(socket.waitForClose(seconds: 5))

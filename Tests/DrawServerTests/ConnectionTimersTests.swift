@@ -5,15 +5,18 @@ import Synchronization
 import Testing
 @testable import DrawServer
 
-/// The heartbeat on a test event loop: time on the loop is advanced by hand; the activity
-/// monitor's clock is real, so the test waits a few milliseconds between a read and a
-/// ping (the monitor counts whole milliseconds).
+/// The heartbeat on a test event loop: time on the loop is advanced by hand, and the
+/// activity monitor reads the same loop's clock, so nothing waits.
 @Suite("Connection heartbeat")
 struct ConnectionTimersTests {
     let loop = EmbeddedEventLoop()
     let outbox = Outbox(limit: 1 << 20, hardClose: {})
-    let activity = ActivityMonitor()
+    let activity: ActivityMonitor
     let hardClosed = Counter()
+
+    init() {
+        activity = ActivityMonitor(clock: .of(loop))
+    }
 
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
@@ -21,8 +24,8 @@ struct ConnectionTimersTests {
 
     func timers() -> ConnectionTimers {
         var limits = ServerConfiguration.Limits()
-        limits.pingIntervalSeconds = 1
-        limits.pingTimeoutSeconds = 1
+        limits.pingInterval = .seconds(1)
+        limits.pingTimeout = .seconds(1)
         let hardClosed = self.hardClosed
         return ConnectionTimers(
             eventLoop: loop, limits: limits, outbox: outbox, activity: activity,
@@ -30,15 +33,11 @@ struct ConnectionTimersTests {
         )
     }
 
-    func pause() { Thread.sleep(forTimeInterval: 0.005) }
-
     @Test func aSilentPeerIsCutOffAfterThePingTimesOut() {
         let timers = timers()
         defer { timers.cancel() }
         activity.touch()
-        pause()
         loop.advanceTime(by: .seconds(1))  // the ping
-        pause()
         loop.advanceTime(by: .seconds(1))  // its timeout, nothing read since
         #expect(outbox.isClosing)
         #expect(hardClosed.value.load(ordering: .relaxed) == 1)
@@ -47,9 +46,7 @@ struct ConnectionTimersTests {
     @Test func aPeerThatAnsweredStays() {
         let timers = timers()
         defer { timers.cancel() }
-        pause()
         loop.advanceTime(by: .seconds(1))
-        pause()
         activity.touch()  // the pong
         loop.advanceTime(by: .seconds(1))
         #expect(!outbox.isClosing)
@@ -62,18 +59,14 @@ struct ConnectionTimersTests {
         let timers = timers()
         defer { timers.cancel() }
         activity.touch()
-        pause()
         activity.holdReads(true)
         loop.advanceTime(by: .seconds(1))  // the ping
-        pause()
         loop.advanceTime(by: .seconds(1))  // its timeout, while reads are held
         #expect(!outbox.isClosing, "the server's backlog is not the peer's silence")
         loop.advanceTime(by: .seconds(3))  // more pings and timeouts, still held
         #expect(!outbox.isClosing)
         activity.holdReads(false)  // reading again: counts as activity
-        pause()
         loop.advanceTime(by: .seconds(1))  // the next ping, then silence
-        pause()
         loop.advanceTime(by: .seconds(1))
         #expect(outbox.isClosing)
     }

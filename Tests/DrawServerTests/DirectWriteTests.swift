@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 import Testing
+import WebSocketFrames
 @testable import DrawServer
 #if canImport(Glibc)
 import Glibc

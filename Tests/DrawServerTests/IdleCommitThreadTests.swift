@@ -35,8 +35,9 @@ struct IdleCommitThreadTests {
         let thread = IdleCommitThread()
         defer { thread.stop() }
         let release = DispatchSemaphore(value: 0)
-        let busy = Task { try await thread.run { release.wait() } }
-        try await Task.sleep(for: .milliseconds(50))  // the thread is inside the first job
+        let started = Flag()
+        let busy = Task { try await thread.run { started.set(); release.wait() } }
+        try await waitUntil { started.isSet }  // the thread is inside the first job
         let ran = Flag()
         let late = try await thread.run(startWithin: .milliseconds(20)) { ran.set() }
         #expect(late == nil)

@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// The pure parts of `drawserver replay`: splitting frames into operations, matching
 /// what a guesser receives against what the drawer sent, and the summary maths.

@@ -5,6 +5,7 @@ import NIOEmbedded
 import Rooms
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// `drawserver replay --connect-first`: nobody says `ready` before the barrier, so every
 /// room starts drawing together once every seat has joined.

@@ -6,6 +6,7 @@ import NIOWebSocket
 import Synchronization
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// `drawserver replay`'s connection against a server that is slow to answer.
 @Suite("Replay: connections")
@@ -47,12 +48,16 @@ struct ReplayConnectionTests {
     @Test func closingDuringTheUpgradeJustClosesTheSocket() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         // Accepts connections and never answers: every upgrade stays pending.
+        let accepted = Atomic<Int>(0)
         let silent = try await ServerBootstrap(group: group)
-            .childChannelInitializer { _ in group.next().makeSucceededVoidFuture() }
+            .childChannelInitializer { _ in
+                accepted.add(1, ordering: .relaxed)
+                return group.next().makeSucceededVoidFuture()
+            }
             .bind(host: "127.0.0.1", port: 0).get()
         let (peer, connection, eventLoop) = try await Self.open(to: silent, on: group)
         // Sending before the upgrade is dropped, not written into the HTTP pipeline.
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil { accepted.load(ordering: .relaxed) == 1 }
         try await eventLoop.submit {
             connection.sendText("{\"t\":\"hello\",\"name\":\"early\"}")
             connection.sendBinary(ByteBuffer(bytes: [1, 2, 3]))

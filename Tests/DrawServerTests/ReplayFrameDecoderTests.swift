@@ -1,7 +1,9 @@
 import NIOCore
 import NIOWebSocket
 import Testing
+import WebSocketFrames
 @testable import DrawServer
+@testable import LoadTester
 
 /// The replay client's frame decoder, on bytes as a server may send them.
 @Suite("Replay: frame decoder")

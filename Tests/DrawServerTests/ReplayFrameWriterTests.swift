@@ -6,6 +6,7 @@ import NIOWebSocket
 import Synchronization
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// The replay client's frame writer, against NIO's own WebSocket server: what it writes
 /// straight to the socket and what it leaves to NIO arrive intact, masked and in order.

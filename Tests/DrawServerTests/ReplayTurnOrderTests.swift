@@ -3,6 +3,7 @@ import NIOCore
 import NIOEmbedded
 import Testing
 @testable import DrawServer
+@testable import LoadTester
 
 /// `drawserver replay`'s clients each read their own socket, so messages sent to a room in
 /// one order may be read in another.

@@ -51,7 +51,7 @@ struct SaturationDetectorTests {
     }
 
     @Test func aThresholdOfZeroTurnsItOff() {
-        var detector = SaturationDetector(configuration: .init(lagThresholdMs: 0))
+        var detector = SaturationDetector(configuration: .init(lagThreshold: .zero))
         #expect(Self.feed(&detector, lagMs: 10_000, from: 0, seconds: 60).isEmpty)
         #expect(!detector.isSaturated)
     }

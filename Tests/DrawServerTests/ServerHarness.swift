@@ -20,7 +20,7 @@ func withServer(
     configuration.room.gameEndMs = 150
     // The suite runs many servers at once on a busy machine: admission control would judge
     // that load. AdmissionTests turns it back on.
-    configuration.admission.lagThresholdMs = 0
+    configuration.admission.lagThreshold = .zero
     configure(&configuration)
     var logger = Logger(label: "drawserver-test")
     logger.logLevel = .warning

@@ -2,6 +2,7 @@ internal import CZlib
 import NIOCore
 import NIOWebSocket
 import Testing
+import WebSocketFrames
 @testable import DrawServer
 
 /// The server's WebSocket protocol, frame by frame, without sockets.

@@ -64,3 +64,39 @@ struct TokenBucketTests {
         #expect(Rate(5, perMs: 3_000).description == "5/3s")
     }
 }
+
+/// One way to write a duration in every flag, and the bare numbers of the older flag names.
+@Suite("Duration text")
+struct DurationTextTests {
+    @Test func unitsAndBareNumbers() {
+        #expect(DurationText.parse("250ms", bareUnit: .seconds) == .milliseconds(250))
+        #expect(DurationText.parse("2s", bareUnit: .milliseconds) == .seconds(2))
+        #expect(DurationText.parse("1.5s", bareUnit: .seconds) == .milliseconds(1500))
+        #expect(DurationText.parse("5m", bareUnit: .seconds) == .seconds(300))
+        #expect(DurationText.parse("1h", bareUnit: .seconds) == .seconds(3600))
+        #expect(DurationText.parse("2", bareUnit: .seconds) == .seconds(2))
+        #expect(DurationText.parse("50", bareUnit: .milliseconds) == .milliseconds(50))
+        #expect(DurationText.parse(" 0 ", bareUnit: .seconds) == .zero)
+    }
+
+    @Test func nonsenseIsRefused() {
+        for text in ["", "s", "ms", "-1s", "2x", "two", "1e20s", "nan", "inf"] {
+            #expect(DurationText.parse(text, bareUnit: .seconds) == nil, "\(text)")
+        }
+    }
+
+    @Test func describedInTheLargestWholeUnit() {
+        #expect(DurationText.describe(.milliseconds(1500)) == "1500ms")
+        #expect(DurationText.describe(.seconds(2)) == "2s")
+        #expect(DurationText.describe(.seconds(300)) == "5m")
+        #expect(DurationText.describe(.zero) == "0s")
+        #expect(DurationText.milliseconds(.milliseconds(1500)) == 1500)
+    }
+
+    @Test func ratePeriodsAreDurations() {
+        #expect(Rate(parsing: "5/3s") == Rate(5, perMs: 3000))
+        #expect(Rate(parsing: "10/1m") == Rate(10, perMs: 60_000))
+        #expect(Rate(parsing: "120/500ms") == Rate(120, perMs: 500))
+        #expect(Rate(parsing: "5/3") == nil, "a period needs its unit")
+    }
+}

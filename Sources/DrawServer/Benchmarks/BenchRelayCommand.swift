@@ -1,6 +1,7 @@
 import ArgumentParser
 import Canvas
 import Foundation
+import LoadTester
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LoadTester
 
 /// `drawserver`: the game server and its tools.
 @main

@@ -1,19 +1,17 @@
 import ArgumentParser
+import Rooms
 
 extension ServeCommand {
     /// Admission control's thresholds (docs/RELIABILITY.md, "Overload").
     func applyAdmission(to admission: inout SaturationDetector.Configuration, env: Environment) throws {
-        if let lag = try saturationLagMs ?? env.int("DRAWSERVER_SATURATION_LAG_MS") {
-            guard (0...10_000).contains(lag) else { throw ValidationError("--saturation-lag-ms must be 0...10000") }
-            admission.lagThresholdMs = lag
+        if let lag = try DurationFlag.check(saturationLag ?? env.duration("DRAWSERVER_SATURATION_LAG_MS", .milliseconds), "saturation-lag", .zero ... .seconds(10)) {
+            admission.lagThreshold = lag
         }
-        if let seconds = try saturationSeconds ?? env.int("DRAWSERVER_SATURATION_SECONDS") {
-            guard (1...600).contains(seconds) else { throw ValidationError("--saturation-seconds must be 1...600") }
-            admission.engageAfterMs = seconds * 1_000
+        if let after = try DurationFlag.check(saturationTime ?? env.duration("DRAWSERVER_SATURATION_SECONDS", .seconds), "saturation-time", .seconds(1) ... .seconds(600)) {
+            admission.engageAfter = after
         }
-        if let seconds = try saturationReleaseSeconds ?? env.int("DRAWSERVER_SATURATION_RELEASE_SECONDS") {
-            guard (1...600).contains(seconds) else { throw ValidationError("--saturation-release-seconds must be 1...600") }
-            admission.releaseAfterMs = seconds * 1_000
+        if let after = try DurationFlag.check(saturationRelease ?? env.duration("DRAWSERVER_SATURATION_RELEASE_SECONDS", .seconds), "saturation-release", .seconds(1) ... .seconds(600)) {
+            admission.releaseAfter = after
         }
     }
 }

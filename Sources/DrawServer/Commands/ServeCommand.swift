@@ -24,16 +24,18 @@ struct ServeCommand: AsyncParsableCommand {
     var canvas: String?
     @Option(help: "Seed for deterministic room codes, tokens and words; for tests only (env DRAWSERVER_SEED).")
     var seed: UInt64?
-    @Option(help: "Seconds a drawer has to choose a word (env DRAWSERVER_CHOOSE_SECONDS).")
-    var chooseSeconds: Int?
-    @Option(help: "Seconds every drawing turn lasts, overriding the rooms' drawTimeSec; for tests and demos (env DRAWSERVER_DRAW_SECONDS).")
-    var drawSeconds: Int?
-    @Option(help: "Seconds the turn-end reveal lasts (env DRAWSERVER_TURN_END_SECONDS).")
-    var turnEndSeconds: Int?
-    @Option(help: "Seconds the game-end podium lasts (env DRAWSERVER_GAME_END_SECONDS).")
-    var gameEndSeconds: Int?
-    @Option(help: "Seconds a disconnected player keeps its seat (env DRAWSERVER_GRACE_SECONDS).")
-    var graceSeconds: Int?
+    // Durations: a number and a unit (250ms, 2s, 5m; README, "Durations"); a bare number is
+    // in the unit of the older flag name, which still works.
+    @Option(name: [.customLong("choose-time"), .customLong("choose-seconds")], help: "How long a drawer has to choose a word, e.g. 15s (env DRAWSERVER_CHOOSE_SECONDS).", transform: DurationFlag.seconds)
+    var chooseTime: Duration?
+    @Option(name: [.customLong("draw-time"), .customLong("draw-seconds")], help: "How long every drawing turn lasts, overriding the rooms' drawTimeSec; for tests and demos (env DRAWSERVER_DRAW_SECONDS).", transform: DurationFlag.seconds)
+    var drawTime: Duration?
+    @Option(name: [.customLong("turn-end-time"), .customLong("turn-end-seconds")], help: "How long the turn-end reveal lasts (env DRAWSERVER_TURN_END_SECONDS).", transform: DurationFlag.seconds)
+    var turnEndTime: Duration?
+    @Option(name: [.customLong("game-end-time"), .customLong("game-end-seconds")], help: "How long the game-end podium lasts (env DRAWSERVER_GAME_END_SECONDS).", transform: DurationFlag.seconds)
+    var gameEndTime: Duration?
+    @Option(name: [.customLong("grace"), .customLong("grace-seconds")], help: "How long a disconnected player keeps its seat, e.g. 60s (env DRAWSERVER_GRACE_SECONDS).", transform: DurationFlag.seconds)
+    var grace: Duration?
     @Option(help: "Bytes one connection may have queued before it is closed with 4008 (env DRAWSERVER_OUTBOUND_QUEUE_BYTES).")
     var outboundQueueBytes: Int?
     @Flag(inversion: .prefixedEnableDisable, help: "Negotiate permessage-deflate (env DRAWSERVER_PERMESSAGE_DEFLATE=1).")
@@ -52,8 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
     var leaseRenew: String?
     @Option(help: "Bearer token for the moderator HTTP API; without one those routes answer 401 (env DRAWSERVER_MODERATOR_TOKEN).")
     var moderatorToken: String?
-    @Option(help: "Seconds SIGTERM waits for clients to leave before exiting (env DRAWSERVER_DRAIN_TIMEOUT_SECONDS; default 10).")
-    var drainTimeoutSeconds: Int?
+    @Option(name: [.customLong("drain-timeout"), .customLong("drain-timeout-seconds")], help: "How long SIGTERM waits for clients to leave before exiting (env DRAWSERVER_DRAIN_TIMEOUT_SECONDS; default 10s).", transform: DurationFlag.seconds)
+    var drainTimeout: Duration?
     @Option(help: "Finished turns (with their stroke logs) kept in the database (env DRAWSERVER_TURN_RETENTION; default 5000).")
     var turnRetention: Int?
     @Option(help: "Bytes of changes held in memory while storage fails before drawing history is collapsed and new rooms are refused (env DRAWSERVER_STORAGE_QUEUE_BYTES; default 67108864).")
@@ -62,16 +64,16 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnectionsPerIp: Int?
     @Option(help: "Comma-separated origins (scheme://host[:port]) allowed to open a WebSocket; others get 403 (env DRAWSERVER_ALLOWED_ORIGINS; default any).")
     var allowedOrigins: String?
-    @Option(help: "Seconds between heartbeat pings, 0 to disable (env DRAWSERVER_PING_INTERVAL_SECONDS; default 20).")
-    var pingIntervalSeconds: Int?
-    @Option(help: "Seconds a client has to answer a ping before it is cut off (env DRAWSERVER_PING_TIMEOUT_SECONDS; default 10).")
-    var pingTimeoutSeconds: Int?
-    @Option(help: "Smoothed event-loop lag in ms that counts as saturated, 0 to turn admission control off (env DRAWSERVER_SATURATION_LAG_MS; default 50).")
-    var saturationLagMs: Int?
-    @Option(help: "Seconds the lag must stay above it before new rooms, joins and quick plays are refused (env DRAWSERVER_SATURATION_SECONDS; default 3).")
-    var saturationSeconds: Int?
-    @Option(help: "Seconds the lag must stay below half of it before they are taken again (env DRAWSERVER_SATURATION_RELEASE_SECONDS; default 5).")
-    var saturationReleaseSeconds: Int?
+    @Option(name: [.customLong("ping-interval"), .customLong("ping-interval-seconds")], help: "Time between heartbeat pings, 0 to disable (env DRAWSERVER_PING_INTERVAL_SECONDS; default 20s).", transform: DurationFlag.seconds)
+    var pingInterval: Duration?
+    @Option(name: [.customLong("ping-timeout"), .customLong("ping-timeout-seconds")], help: "How long a client has to answer a ping before it is cut off (env DRAWSERVER_PING_TIMEOUT_SECONDS; default 10s).", transform: DurationFlag.seconds)
+    var pingTimeout: Duration?
+    @Option(name: [.customLong("saturation-lag"), .customLong("saturation-lag-ms")], help: "Smoothed event-loop lag that counts as saturated, 0 to turn admission control off; a bare number is in ms (env DRAWSERVER_SATURATION_LAG_MS; default 50ms).", transform: DurationFlag.milliseconds)
+    var saturationLag: Duration?
+    @Option(name: [.customLong("saturation-time"), .customLong("saturation-seconds")], help: "How long the lag must stay above it before new rooms, joins and quick plays are refused (env DRAWSERVER_SATURATION_SECONDS; default 3s).", transform: DurationFlag.seconds)
+    var saturationTime: Duration?
+    @Option(name: [.customLong("saturation-release"), .customLong("saturation-release-seconds")], help: "How long the lag must stay below half of it before they are taken again (env DRAWSERVER_SATURATION_RELEASE_SECONDS; default 5s).", transform: DurationFlag.seconds)
+    var saturationRelease: Duration?
     @Option(help: "Chat and guesses per connection, N/Ts (env DRAWSERVER_CHAT_RATE; default 5/3s).")
     var chatRate: String?
     @Option(help: "Drawing frames per connection (env DRAWSERVER_FRAME_RATE; default 120/1s).")
@@ -115,14 +117,15 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.room.canvas = size
         }
-        configuration.room.chooseMs = try Self.seconds(chooseSeconds ?? env.int("DRAWSERVER_CHOOSE_SECONDS"), "choose-seconds", default: configuration.room.chooseMs)
-        if let draw = try drawSeconds ?? env.int("DRAWSERVER_DRAW_SECONDS") {
-            guard (1...3600).contains(draw) else { throw ValidationError("--draw-seconds must be 1...3600") }
-            configuration.room.drawMs = draw * 1000
+        // The game core counts its clock in milliseconds.
+        let hour = Duration.seconds(3600)
+        configuration.room.chooseMs = try DurationFlag.check(chooseTime ?? env.duration("DRAWSERVER_CHOOSE_SECONDS", .seconds), "choose-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.chooseMs
+        if let draw = try DurationFlag.check(drawTime ?? env.duration("DRAWSERVER_DRAW_SECONDS", .seconds), "draw-time", .seconds(1)...hour) {
+            configuration.room.drawMs = DurationText.milliseconds(draw)
         }
-        configuration.room.turnEndMs = try Self.seconds(turnEndSeconds ?? env.int("DRAWSERVER_TURN_END_SECONDS"), "turn-end-seconds", default: configuration.room.turnEndMs)
-        configuration.room.gameEndMs = try Self.seconds(gameEndSeconds ?? env.int("DRAWSERVER_GAME_END_SECONDS"), "game-end-seconds", default: configuration.room.gameEndMs)
-        configuration.room.graceMs = try Self.seconds(graceSeconds ?? env.int("DRAWSERVER_GRACE_SECONDS"), "grace-seconds", default: configuration.room.graceMs)
+        configuration.room.turnEndMs = try DurationFlag.check(turnEndTime ?? env.duration("DRAWSERVER_TURN_END_SECONDS", .seconds), "turn-end-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.turnEndMs
+        configuration.room.gameEndMs = try DurationFlag.check(gameEndTime ?? env.duration("DRAWSERVER_GAME_END_SECONDS", .seconds), "game-end-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.gameEndMs
+        configuration.room.graceMs = try DurationFlag.check(grace ?? env.duration("DRAWSERVER_GRACE_SECONDS", .seconds), "grace", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.graceMs
         if let bytes = try outboundQueueBytes ?? env.int("DRAWSERVER_OUTBOUND_QUEUE_BYTES") {
             guard bytes >= 64 * 1024 else { throw ValidationError("--outbound-queue-bytes must be at least 65536") }
             configuration.limits.outboundQueueBytes = bytes
@@ -157,9 +160,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.cluster.leases = try Self.leaseConfiguration(duration: leaseDuration ?? env.string("DRAWSERVER_LEASE_DURATION"), renew: leaseRenew ?? env.string("DRAWSERVER_LEASE_RENEW"))
         configuration.moderatorToken = moderatorToken ?? env.string("DRAWSERVER_MODERATOR_TOKEN")
-        if let seconds = try drainTimeoutSeconds ?? env.int("DRAWSERVER_DRAIN_TIMEOUT_SECONDS") {
-            guard (0...600).contains(seconds) else { throw ValidationError("--drain-timeout-seconds must be 0...600") }
-            configuration.drainTimeoutSeconds = seconds
+        if let timeout = try DurationFlag.check(drainTimeout ?? env.duration("DRAWSERVER_DRAIN_TIMEOUT_SECONDS", .seconds), "drain-timeout", .zero ... .seconds(600)) {
+            configuration.drainTimeout = timeout
         }
         if let turns = try turnRetention ?? env.int("DRAWSERVER_TURN_RETENTION") {
             guard turns >= 0 else { throw ValidationError("--turn-retention must be 0 or more") }
@@ -232,13 +234,11 @@ struct ServeCommand: AsyncParsableCommand {
             guard !origins.isEmpty else { throw ValidationError("--allowed-origins needs at least one origin") }
             limits.allowedOrigins = Set(origins)
         }
-        if let seconds = try pingIntervalSeconds ?? env.int("DRAWSERVER_PING_INTERVAL_SECONDS") {
-            guard (0...3600).contains(seconds) else { throw ValidationError("--ping-interval-seconds must be 0...3600") }
-            limits.pingIntervalSeconds = seconds
+        if let interval = try DurationFlag.check(pingInterval ?? env.duration("DRAWSERVER_PING_INTERVAL_SECONDS", .seconds), "ping-interval", .zero ... .seconds(3600)) {
+            limits.pingInterval = interval
         }
-        if let seconds = try pingTimeoutSeconds ?? env.int("DRAWSERVER_PING_TIMEOUT_SECONDS") {
-            guard (1...3600).contains(seconds) else { throw ValidationError("--ping-timeout-seconds must be 1...3600") }
-            limits.pingTimeoutSeconds = seconds
+        if let timeout = try DurationFlag.check(pingTimeout ?? env.duration("DRAWSERVER_PING_TIMEOUT_SECONDS", .seconds), "ping-timeout", .milliseconds(100) ... .seconds(3600)) {
+            limits.pingTimeout = timeout
         }
         func rate(_ flag: String?, _ key: String, _ name: String, _ current: Rate) throws -> Rate {
             guard let text = flag ?? env.string(key) else { return current }
@@ -287,11 +287,6 @@ struct ServeCommand: AsyncParsableCommand {
         return kept.isEmpty ? "node" : kept
     }
 
-    private static func seconds(_ value: Int?, _ name: String, default fallback: Int) throws -> Int {
-        guard let value else { return fallback }
-        guard (0...3600).contains(value) else { throw ValidationError("--\(name) must be 0...3600") }
-        return value * 1000
-    }
 }
 
 /// Reads `DRAWSERVER_*` settings from the process environment.
@@ -306,6 +301,14 @@ struct Environment {
     func int(_ key: String) throws -> Int? {
         guard let text = string(key) else { return nil }
         guard let value = Int(text) else { throw ValidationError("\(key) must be an integer, not \(text)") }
+        return value
+    }
+
+    /// A duration as a flag takes it (`2s`, `250ms`); a bare number is in `bareUnit`, the
+    /// unit the variable's name says.
+    func duration(_ key: String, _ bareUnit: DurationText.Unit) throws -> Duration? {
+        guard let text = string(key) else { return nil }
+        guard let value = DurationText.parse(text, bareUnit: bareUnit) else { throw ValidationError("\(key) must be a duration such as 2s or 250ms, not \(text)") }
         return value
     }
 

@@ -6,7 +6,15 @@ import Synchronization
 final class ActivityMonitor: Sendable {
     private let lastRead = Atomic<Int64>(0)
     private let readsHeld = Atomic<Bool>(false)
-    private let origin = ContinuousClock.now
+    private let clock: ShellClock
+    private let origin: UInt64
+
+    /// `clock` is the connection's event loop's (`ShellClock.of`), the clock its heartbeat's
+    /// timers run on, so both move together, on virtual time too.
+    init(clock: ShellClock = .system) {
+        self.clock = clock
+        origin = clock.nanoseconds()
+    }
 
     /// Whether the server itself is not reading the connection (its session has messages
     /// in hand): the peer's answer to a ping may be waiting unread, so its silence is ours.
@@ -20,14 +28,13 @@ final class ActivityMonitor: Sendable {
     }
 
     func touch() {
-        let elapsed = ContinuousClock.now - origin
-        lastRead.store(elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000, ordering: .relaxed)
+        lastRead.store(nowMs, ordering: .relaxed)
     }
 
     /// Milliseconds since the monitor started.
     var nowMs: Int64 {
-        let elapsed = ContinuousClock.now - origin
-        return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        let now = clock.nanoseconds()
+        return Int64((now &- min(now, origin)) / 1_000_000)
     }
 
     var lastReadMs: Int64 { lastRead.load(ordering: .relaxed) }

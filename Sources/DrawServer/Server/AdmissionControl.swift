@@ -37,7 +37,7 @@ final class AdmissionControl: Sendable {
     func stop() { running.store(false, ordering: .relaxed) }
 
     private func probe(_ loop: any EventLoop) {
-        let due = NIODeadline.now() + .milliseconds(Int64(configuration.probeIntervalMs))
+        let due = NIODeadline.now() + TimeAmount(configuration.probeInterval)
         loop.scheduleTask(deadline: due) { [weak self] in
             guard let self, self.running.load(ordering: .relaxed) else { return }
             self.record(lagNanoseconds: (NIODeadline.now() - due).nanoseconds)
@@ -55,7 +55,7 @@ final class AdmissionControl: Sendable {
         guard let transition else { return }
         saturated.store(transition == .engaged, ordering: .relaxed)
         metrics.saturated.record(transition == .engaged ? 1 : 0)
-        let metadata: Logger.Metadata = ["smoothed lag ms": "\(Int(smoothed))", "threshold ms": "\(configuration.lagThresholdMs)"]
+        let metadata: Logger.Metadata = ["smoothed lag ms": "\(Int(smoothed))", "threshold ms": "\(DurationText.milliseconds(configuration.lagThreshold))"]
         switch transition {
         case .engaged: logger.warning("saturated: refusing new rooms, joins and quick plays", metadata: metadata)
         case .released: logger.notice("no longer saturated: taking new rooms again", metadata: metadata)
@@ -67,7 +67,7 @@ final class AdmissionControl: Sendable {
         guard isSaturated else { return nil }
         metrics.admissionRefusals(message)?.increment()
         var error = ProtocolError(.serverBusy, "this server is full right now; try again in a few seconds", ref: message)
-        error.retryAfterMs = configuration.releaseAfterMs
+        error.retryAfterMs = DurationText.milliseconds(configuration.releaseAfter)
         return error
     }
 }

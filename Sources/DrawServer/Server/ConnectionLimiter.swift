@@ -13,14 +13,14 @@ struct ConnectionLimiter: Sendable {
     private var joins: TokenBucket
     private var invites: TokenBucket
     private var strikes: [Timestamp] = []
-    /// Refusals within `abuseWindowMs` that add up to sustained abuse (only these two
+    /// Refusals within `abuseWindow` that add up to sustained abuse (only these two
     /// numbers are kept: the limiter lives in every connection's task frames).
     private let abuseStrikes: Int
     private let abuseWindowMs: Int
 
     init(limits: ServerConfiguration.Limits, now: Timestamp) {
         abuseStrikes = limits.abuseStrikes
-        abuseWindowMs = limits.abuseWindowMs
+        abuseWindowMs = DurationText.milliseconds(limits.abuseWindow)
         messages = TokenBucket(limits.messageRate, now: now)
         chat = TokenBucket(limits.chatRate, now: now)
         invites = TokenBucket(limits.inviteRate, now: now)

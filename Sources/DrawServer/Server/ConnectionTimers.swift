@@ -1,4 +1,5 @@
 import NIOCore
+import Rooms
 
 /// The hello deadline and the heartbeat of one connection, as timers on its event loop
 /// rather than tasks, so an idle connection costs no task beyond its reader.
@@ -20,19 +21,19 @@ struct ConnectionTimers {
         hardClose: @escaping @Sendable () -> Void
     ) {
         self.activity = activity
-        let helloSeconds = limits.helloTimeoutSeconds
-        helloDeadline = eventLoop.scheduleTask(in: .seconds(Int64(helloSeconds))) {
-            if !hasSaidHello() { outbox.close(code: .noHello, reason: "no hello within \(helloSeconds) s") }
+        let helloTimeout = limits.helloTimeout
+        helloDeadline = eventLoop.scheduleTask(in: TimeAmount(helloTimeout)) {
+            if !hasSaidHello() { outbox.close(code: .noHello, reason: "no hello within \(DurationText.describe(helloTimeout))") }
         }
-        guard limits.pingIntervalSeconds > 0 else {
+        guard limits.pingInterval > .zero else {
             heartbeat = nil
             return
         }
         // Every interval a ping; a peer that sends nothing at all (not even the pong) within
         // the timeout is cut off, which the room sees as a disconnect. Not while the server
         // holds back reads itself: the pong may be among what it has not read yet.
-        let interval = TimeAmount.seconds(Int64(limits.pingIntervalSeconds))
-        let timeout = TimeAmount.seconds(Int64(limits.pingTimeoutSeconds))
+        let interval = TimeAmount(limits.pingInterval)
+        let timeout = TimeAmount(limits.pingTimeout)
         heartbeat = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
             let sentAt = activity.nowMs
             var payload = ByteBuffer()

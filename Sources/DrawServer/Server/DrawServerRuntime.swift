@@ -1,4 +1,5 @@
 import Canvas
+import LoadTester
 import Logging
 import NIOCore
 import NIOPosix
@@ -147,7 +148,7 @@ final class DrawServerRuntime: Sendable {
         for outbox in outboxes {
             outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
-        let deadline = ContinuousClock.now + .seconds(configuration.drainTimeoutSeconds)
+        let deadline = ContinuousClock.now + configuration.drainTimeout
         while server.connectionCount > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }

@@ -28,7 +28,7 @@ extension GameServer {
             refused.close(code: .policyViolation, reason: "too many connections from your address", waitForAnswer: false)
             return
         }
-        let activity = ActivityMonitor()
+        let activity = ActivityMonitor(clock: .of(eventLoop))
         activity.touch()
         let connection = session.connection
         let timers = ConnectionTimers(

@@ -6,19 +6,19 @@ import Rooms
 ///
 /// The lag is smoothed (an exponential moving average), so one slow tick (a turn end, a
 /// compaction) does not count. Saturation engages once the smoothed lag stays above
-/// `lagThresholdMs` for `engageAfterMs`, and releases once it stays below half of that for
-/// `releaseAfterMs`: the gap keeps the node from flapping at the threshold.
+/// `lagThreshold` for `engageAfter`, and releases once it stays below half of that for
+/// `releaseAfter`: the gap keeps the node from flapping at the threshold.
 struct SaturationDetector: Sendable, Equatable {
     struct Configuration: Sendable, Equatable {
         /// Smoothed event-loop lag that counts as saturated; 0 turns admission control off.
-        var lagThresholdMs = 50
-        var engageAfterMs = 3_000
-        var releaseAfterMs = 5_000
-        /// Weight of each new sample in the average (samples come every `probeIntervalMs`).
+        var lagThreshold: Duration = .milliseconds(50)
+        var engageAfter: Duration = .seconds(3)
+        var releaseAfter: Duration = .seconds(5)
+        /// Weight of each new sample in the average (samples come every `probeInterval`).
         var smoothing = 0.2
-        var probeIntervalMs = 100
+        var probeInterval: Duration = .milliseconds(100)
 
-        var isEnabled: Bool { lagThresholdMs > 0 }
+        var isEnabled: Bool { lagThreshold > .zero }
     }
 
     enum Transition: Equatable {
@@ -39,7 +39,7 @@ struct SaturationDetector: Sendable, Equatable {
     mutating func sample(lagMs: Double, now: Timestamp) -> Transition? {
         guard configuration.isEnabled else { return nil }
         smoothedLagMs += configuration.smoothing * (max(0, lagMs) - smoothedLagMs)
-        let threshold = Double(configuration.lagThresholdMs)
+        let threshold = Double(DurationText.milliseconds(configuration.lagThreshold))
         let pushing = isSaturated ? smoothedLagMs < threshold / 2 : smoothedLagMs > threshold
         guard pushing else {
             crossedAt = nil
@@ -47,7 +47,7 @@ struct SaturationDetector: Sendable, Equatable {
         }
         let since = crossedAt ?? now
         crossedAt = since
-        let needed = isSaturated ? configuration.releaseAfterMs : configuration.engageAfterMs
+        let needed = DurationText.milliseconds(isSaturated ? configuration.releaseAfter : configuration.engageAfter)
         guard now - since >= needed else { return nil }
         isSaturated.toggle()
         crossedAt = nil
@@ -55,5 +55,5 @@ struct SaturationDetector: Sendable, Equatable {
     }
 
     /// What a refused client is told to wait: at least the time the node needs to recover.
-    var retryAfterMs: Int { configuration.releaseAfterMs }
+    var retryAfterMs: Int { DurationText.milliseconds(configuration.releaseAfter) }
 }

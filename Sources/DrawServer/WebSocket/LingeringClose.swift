@@ -12,7 +12,7 @@ import NIOCore
 /// server sent), and after `timeout` the connection is closed whatever the peer does.
 struct LingeringClose: Sendable, Equatable {
     struct Configuration: Sendable, Equatable {
-        var timeout: TimeAmount = .seconds(2)
+        var timeout: Duration = .seconds(2)
         var maxDiscardedBytes = 64 * 1024
     }
 

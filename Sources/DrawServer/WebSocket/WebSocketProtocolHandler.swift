@@ -238,7 +238,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         retry?.cancel()
         closeDeadline?.cancel()
         let channel = context.channel
-        closeDeadline = context.eventLoop.scheduleTask(in: lingering.timeout) {
+        closeDeadline = context.eventLoop.scheduleTask(in: TimeAmount(lingering.timeout)) {
             channel.close(promise: nil)
         }
         // The FIN follows the close frame; reading goes on (held back reads included).

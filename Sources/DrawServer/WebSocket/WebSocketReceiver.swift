@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import WebSocketFrames
 
 /// The receiving side of a server WebSocket (RFC 6455, and RFC 7692's permessage-deflate)
 /// as a state machine: the bytes read in, whole messages and what to answer out. It does
@@ -74,7 +75,7 @@ struct WebSocketReceiver {
             do {
                 frame = try parser.next()
             } catch {
-                return fail(error.code, error.reason)
+                return fail(error.kind == .tooBig ? .messageTooBig : .protocolError, error.reason)
             }
             guard let frame else { return nil }
             let action = receive(frame)

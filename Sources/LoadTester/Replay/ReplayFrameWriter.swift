@@ -35,7 +35,7 @@ final class ReplayFrameWriter: @unchecked Sendable {
         encode(opcode, payload)
         var sent = 0
         if writesInNIO == 0, promise == nil, let socket {
-            guard let taken = scratch.withUnsafeBytes({ SocketWrite.send($0, to: socket) }) else {
+            guard let taken = scratch.withUnsafeBytes({ ReplaySocketWrite.send($0, to: socket) }) else {
                 // The socket failed (the peer is gone): NIO writes the frame, finds that out
                 // and closes the channel, which reports the close as usual.
                 return writeThroughNIO(scratch[...], promise: nil)

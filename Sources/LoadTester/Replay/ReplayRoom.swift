@@ -158,6 +158,18 @@ final class ReplayRoom: @unchecked Sendable {
         client.guess(word)
     }
 
+    /// `client` is back from an outage. If the pass it watches is complete, it guesses after
+    /// the fallback delay unless the replayed canvas brings everything first.
+    func resumed(_ client: ReplayClient) {
+        guard let ledger = ledgers[client.turn], ledger.complete else { return }
+        let turn = client.turn
+        eventLoop.scheduleTask(in: .nanoseconds(Int64(plan.guessFallbackNanoseconds))) { [self] in
+            guard client.turn == turn, client.canGuess else { return }
+            context.counters.guessFallbacks += 1
+            client.guess(word)
+        }
+    }
+
     /// `client`'s turn as drawer ended. Ignored when the room's pass is already someone
     /// else's: each player reads its own socket, so the next drawer may have read its `turn`
     /// (and started the next pass) before the last drawer reads its `turnEnd`.

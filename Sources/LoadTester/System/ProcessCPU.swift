@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// CPU time this process has used (user + system), for "CPU per operation" figures.
-enum ProcessCPU {
-    static var seconds: Double {
+package enum ProcessCPU {
+    package static var seconds: Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6

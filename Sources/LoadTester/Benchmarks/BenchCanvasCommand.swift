@@ -4,8 +4,10 @@ import Foundation
 
 /// `drawserver bench-canvas`: times the drawing core on a realistic 800x600 drawing
 /// (`SampleDrawing`), so regressions in the per-frame and per-canvas paths show up as numbers.
-struct BenchCanvasCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BenchCanvasCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "bench-canvas",
         abstract: "Benchmark rendering, PNG and APNG encoding, frame decoding and compaction.",
         discussion: "Build with -c release for meaningful figures."
@@ -17,11 +19,11 @@ struct BenchCanvasCommand: ParsableCommand {
     @Option(help: "Seed of the sample drawing.")
     var seed: UInt64 = 1
 
-    func validate() throws {
+    package func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1.") }
     }
 
-    func run() throws {
+    package func run() throws {
         let log = SampleDrawing.make(seed: seed)
         let drawing: Drawing
         do {

@@ -26,6 +26,9 @@ struct ReplayVerdict: Equatable {
         if broken > 0 {
             failures.append((.connectionsFailed, "\(summary.connectErrors) connection(s) could not be opened and \(summary.unexpectedCloses) closed early"))
         }
+        for outage in summary.outages ?? [] where outage.recovered < outage.clients {
+            failures.append((.connectionsFailed, String(format: "%d of %d clients did not come back after the outage at %.1f s (%d refused)", outage.clients - outage.recovered, outage.clients, outage.atSeconds, outage.refused)))
+        }
         if let phase = summary.connectPhase, phase.roomsComplete < phase.roomsPlanned {
             failures.append((.connectionsFailed, "the connect phase ended with \(phase.roomsComplete) of \(phase.roomsPlanned) rooms complete (\(phase.connectionsEstablished) of \(phase.connectionsPlanned) connections)"))
         }

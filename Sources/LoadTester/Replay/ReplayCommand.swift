@@ -3,11 +3,14 @@ import Canvas
 import Foundation
 import NIOCore
 import NIOPosix
+import Rooms
 
 /// `drawserver replay`: a load tester that plays the real game with many clients while
 /// drawers replay stroke logs, and measures what the guessers receive.
-struct ReplayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ReplayCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay stroke logs against a server with many real clients and measure delivery and latency.",
         discussion: """
@@ -38,13 +41,13 @@ struct ReplayCommand: AsyncParsableCommand {
     var players = 4
     @Option(help: "Replay speed: the log's timing is divided by this.")
     var speed = 1.0
-    @Option(help: "Seconds the run lasts (ramp and warm-up included), at most 3600.")
+    @Option(help: "How long the run lasts (ramp and warm-up included), at most 1h: 30s, 500ms, 2m (a bare number is seconds).", transform: Self.seconds)
     var duration = 10.0
-    @Option(help: "Seconds over which the rooms are opened.")
+    @Option(help: "Seconds over which the rooms are opened.", transform: Self.seconds)
     var ramp = 0.0
-    @Option(help: "Seconds after the ramp before measuring starts (capped at half the duration).")
+    @Option(help: "Seconds after the ramp before measuring starts (capped at half the duration).", transform: Self.seconds)
     var warmup = 2.0
-    @Option(help: "Seconds to wait after the drawers stop for operations still in flight.")
+    @Option(help: "Seconds to wait after the drawers stop for operations still in flight.", transform: Self.seconds)
     var drain = 3.0
     @Option(help: "Lowest delivery ratio that counts as success (exit status 5 below it; 3 when a connection failed, 4 when nothing was delivered).")
     var minRatio = ReplayVerdict.defaultMinimumRatio
@@ -64,8 +67,12 @@ struct ReplayCommand: AsyncParsableCommand {
     var serverPid: Int32?
     @Flag(help: "Open and join every connection (all rooms, all seats) first, then start drawing in all rooms together; --duration counts from that barrier. server_busy refusals are waited out and retried.")
     var connectFirst = false
-    @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).")
+    @Option(help: "With --connect-first: seconds the connect phase may take before the barrier is released anyway (the run then fails).", transform: Self.seconds)
     var connectTimeout = 120.0
+    @Flag(help: "When the server closes a connection (1012, 4008...), resets it or disappears, open it again and resume with the token; each outage is reported (time to reconnect, operations lost).")
+    var reconnect = false
+    @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.", transform: Self.seconds)
+    var reconnectTimeout = 60.0
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 
@@ -83,7 +90,16 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Generate mode: keep at most this many frames (cut where no stroke is open).")
     var frames: Int?
 
-    func validate() throws {
+    /// Duration flags are written as everywhere (`30s`, `500ms`, `2m`); a bare number is
+    /// seconds, as these flags always took.
+    static func seconds(_ text: String) throws -> Double {
+        guard let value = DurationText.parse(text, bareUnit: .seconds) else {
+            throw ValidationError("a duration is a number and a unit, such as 500ms, 30s or 2m; not \(text)")
+        }
+        return Double(value.components.seconds) + Double(value.components.attoseconds) / 1e18
+    }
+
+    package func validate() throws {
         if generateLog != nil {
             guard output != nil else { throw ValidationError("--generate-log needs -o FILE") }
             return
@@ -109,13 +125,15 @@ struct ReplayCommand: AsyncParsableCommand {
             }
         }
         guard connectTimeout > 0, connectTimeout <= 3600 else { throw ValidationError("--connect-timeout must be 0...3600 seconds") }
+        guard reconnectTimeout > 0, reconnectTimeout <= 3600 else { throw ValidationError("--reconnect-timeout must be 0...3600 seconds") }
+        if reconnect, idle != nil { throw ValidationError("--reconnect is for load runs, not --idle") }
         if connectFirst, idle != nil { throw ValidationError("--connect-first is for load runs, not --idle") }
         if let threads { guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") } }
         guard (1...10).contains(rounds) else { throw ValidationError("--rounds must be 1...10") }
         if let drawTime { guard (30...240).contains(drawTime) else { throw ValidationError("--draw-time must be 30...240") } }
     }
 
-    func run() async throws {
+    package func run() async throws {
         if let seed = generateLog, let output {
             let log = ReplayLogGenerator.make(seed: seed, intervalMs: intervalMs, maxFrames: frames)
             try Data(log.ndjson().utf8).write(to: URL(fileURLWithPath: output))
@@ -141,6 +159,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let cores = ProcStat.allowedCores()
         var plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
         plan.connectFirst = connectFirst
+        plan.reconnect = reconnect
+        plan.reconnectTimeoutMs = Int(reconnectTimeout * 1000)
         var runner = ReplayRunner(
             plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,
             threads: threads ?? cores, cores: cores, speed: speed, duration: duration, ramp: ramp,

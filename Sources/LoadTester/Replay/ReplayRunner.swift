@@ -36,6 +36,7 @@ struct ReplayRunner {
             roomList.append(ReplayRoom(index: index, plan: plan, context: context, clients: count))
         }
         let opened = ContinuousClock.now
+        let openedUptime = NIODeadline.now().uptimeNanoseconds
         for (index, room) in roomList.enumerated() {
             let delay = rooms > 1 ? ramp * Double(index) / Double(rooms) : 0
             room.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { room.start() }
@@ -83,11 +84,13 @@ struct ReplayRunner {
         var counters = ReplayCounters()
         var latency = LatencyHistogram()
         var sendLag = LatencyHistogram()
+        var outages: [ReplayOutage] = []
         for context in contexts {
-            let (c, l, s) = try await context.eventLoop.submit { (context.counters, context.latency, context.sendLag) }.get()
+            let (c, l, s, o) = try await context.eventLoop.submit { (context.counters, context.latency, context.sendLag, context.outages) }.get()
             counters.add(c)
             latency.add(l)
             sendLag.add(s)
+            outages += o
         }
         try await group.shutdownGracefully()
 
@@ -107,6 +110,12 @@ struct ReplayRunner {
             clientCPU: cpu, cores: cores, threads: threads, server: server
         )
         summary.connectPhase = connectPhase
+        if plan.reconnect {
+            let events = ReplayOutage.events(outages, runStart: openedUptime)
+            summary.outages = events
+            let lost = events.reduce(0) { $0 + $1.clients - $1.recovered }
+            if lost > 0 { summary.warnings.append("\(lost) client(s) did not come back after an outage") }
+        }
         if let connectPhase {
             if connectPhase.roomsComplete < connectPhase.roomsPlanned {
                 summary.warnings.append("the barrier was released with \(connectPhase.roomsComplete) of \(connectPhase.roomsPlanned) rooms complete (\(connectPhase.connectionsEstablished) of \(connectPhase.connectionsPlanned) connections)")

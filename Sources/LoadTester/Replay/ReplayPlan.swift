@@ -19,6 +19,10 @@ struct ReplayPlan: Sendable {
     /// Connect first (`--connect-first`): every seat of every room joins and then waits;
     /// nobody says `ready` until the runner releases all rooms together (a barrier).
     var connectFirst = false
+    /// `--reconnect`: a connection the server closes, resets or loses is opened again and
+    /// resumed with its token, for up to this long.
+    var reconnect = false
+    var reconnectTimeoutMs = 60_000
     /// A `server_busy` without `retryAfterMs` is retried after this long.
     var busyRetryDefaultMs = 1000
 }

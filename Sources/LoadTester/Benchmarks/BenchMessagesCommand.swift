@@ -6,8 +6,10 @@ import Rooms
 /// players send and for the shapes an abusive client would pick (deep nesting, escapes,
 /// the largest frame the server still parses for its `t`), next to Foundation's
 /// `JSONDecoder`, which the server used before `JSONParser`.
-struct BenchMessagesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BenchMessagesCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "bench-messages",
         abstract: "Benchmark decoding client text frames: typical messages and hostile shapes."
     )
@@ -15,7 +17,7 @@ struct BenchMessagesCommand: ParsableCommand {
     @Option(help: "Seconds to spend on each case and decoder.")
     var seconds = 0.5
 
-    func run() throws {
+    package func run() throws {
         print("Client text frames: CPU per frame (process CPU time / frames)")
         print("  " + "case".padding(toLength: 44, withPad: " ", startingAt: 0) + "  bytes   drawserver (JSONParser)   Foundation JSONDecoder")
         for (name, frame) in Self.cases {

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import WebSocketFrames
 
 /// What a replay connection tells its owner. Every call happens on the connection's
 /// event loop.

@@ -39,6 +39,9 @@ struct ReplayCounters: Sendable, Codable, Equatable {
     var welcomed = 0
     /// `create`/`join` refused with `server_busy` and sent again after `retryAfterMs`.
     var busyRetries = 0
+    /// `--reconnect`: operations of the canvas the server replays after a resume (compacted,
+    /// so not matched to what was sent; the turn's unreceived operations stay lost).
+    var opsResynced = 0
 
     mutating func add(_ other: ReplayCounters) {
         framesSent += other.framesSent
@@ -65,6 +68,7 @@ struct ReplayCounters: Sendable, Codable, Equatable {
         guessFallbacks += other.guessFallbacks
         welcomed += other.welcomed
         busyRetries += other.busyRetries
+        opsResynced += other.opsResynced
     }
 
     /// Adds a finished turn of one guesser.
@@ -131,6 +135,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var duplicated: Int
         var unexpected: Int
         var invalidFrames: Int
+        /// Operations of canvases replayed after a resume (`--reconnect`).
+        var resyncedAfterOutage = 0
     }
 
     struct Client: Codable, Sendable, Equatable {
@@ -171,6 +177,24 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var timedOut: Bool
     }
 
+    /// `--reconnect`: the clients' outages that overlapped in time, as one event each.
+    struct Outage: Codable, Sendable, Equatable {
+        /// When the first client lost its connection, from the start of the run.
+        var atSeconds: Double
+        var clients: Int
+        /// Clients the server welcomed back with `resumed:true`.
+        var recovered: Int
+        /// Clients whose token the server no longer knew (a new player: the seat is lost).
+        var refused: Int
+        /// From a client's close to its resumed `welcome`, over the recovered clients.
+        var reconnectMsP50: Double
+        var reconnectMsMax: Double
+        /// Operations the affected clients never received in the turns the outage cut.
+        var opsLost: Int
+        var attempts: Int
+        var closeCodes: [String: Int]
+    }
+
     var tool = "drawserver replay"
     var url: String
     var mode: String
@@ -200,6 +224,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     var idleConnections: Int?
     var warnings: [String]
     var connectPhase: ConnectPhase? = nil
+    /// `--reconnect`: every outage, nil without the flag.
+    var outages: [Outage]? = nil
     /// `server_busy` refusals of `create`/`join` retried over the whole run.
     var busyRetries = 0
 
@@ -240,72 +266,12 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             delivery: Delivery(
                 expected: c.opsExpected, delivered: c.opsDelivered, ratio: ratio, lost: c.opsLost,
                 outOfOrder: c.opsOutOfOrder, duplicated: c.opsDuplicated, unexpected: c.opsUnexpected,
-                invalidFrames: c.framesInvalid
+                invalidFrames: c.framesInvalid, resyncedAfterOutage: c.opsResynced
             ),
             serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
             guessFallbacks: c.guessFallbacks,
             client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck),
             server: server, idleConnections: nil, warnings: warnings, busyRetries: c.busyRetries
         )
-    }
-
-    /// The human-readable table printed at the end.
-    func table() -> String {
-        var lines: [String] = []
-        func row(_ name: String, _ value: String) {
-            lines.append(name.padding(toLength: 30, withPad: " ", startingAt: 0) + value)
-        }
-        func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
-        lines.append("drawserver replay: \(url)")
-        if mode == "idle" {
-            row("idle connections", "\(idleConnections ?? 0) welcomed of \(connectionsOpened) opened")
-        } else {
-            row("rooms x players", "\(rooms) x \(players), speed \(Self.number(speed)), logs \(logs.joined(separator: ", "))")
-            row("window", String(format: "%.1f s of %.1f s", windowSeconds, durationSeconds))
-            row("operations sent / s", Self.grouped(opsSentPerSecond))
-            row("operations delivered / s", Self.grouped(opsDeliveredPerSecond))
-            row("frames received / s", Self.grouped(framesReceivedPerSecond))
-            row("latency p50 / p90", "\(ms(latencyMs.p50)) / \(ms(latencyMs.p90))")
-            row("latency p99 / p99.9 / max", "\(ms(latencyMs.p99)) / \(ms(latencyMs.p999)) / \(ms(latencyMs.max))")
-            row("latency samples", Self.grouped(Double(latencyMs.samples)))
-            row("delivery ratio", String(format: "%.6f (%d of %d operations)", delivery.ratio, delivery.delivered, delivery.expected))
-            row("lost / out of order", "\(delivery.lost) / \(delivery.outOfOrder)")
-            row("duplicated / unexpected", "\(delivery.duplicated) / \(delivery.unexpected) (invalid frames \(delivery.invalidFrames))")
-            row("turns ended", Self.counts(turnsEnded) + ", games ended \(gamesEnded), guess fallbacks \(guessFallbacks)")
-        }
-        if let phase = connectPhase {
-            row("connect phase", String(
-                format: "%d of %d connections, %d of %d rooms complete in %.1f s%@, %d server_busy retried, %d failed",
-                phase.connectionsEstablished, phase.connectionsPlanned, phase.roomsComplete, phase.roomsPlanned,
-                phase.seconds, phase.timedOut ? " (timed out)" : "", phase.busyRetries, phase.connectErrors))
-        }
-        row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))
-        row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))
-        row("client CPU", String(format: "%.1f%% of one core (%d core(s) usable, %d thread(s)), send lag p99 %.2f ms",
-                                 client.cpuPercentOfOneCore, client.cores, client.threads, client.sendLagMs.p99))
-        if let server {
-            row("server CPU", String(format: "%.1f%% of one core, %.2f s per million deliveries", server.cpuPercentOfOneCore, server.cpuSecondsPerMillionDeliveries))
-            row("server memory (VmRSS)", "\(server.rssKBStart) KB -> \(server.rssKBEnd) KB")
-        }
-        for warning in warnings { lines.append("WARNING: " + warning) }
-        return lines.joined(separator: "\n")
-    }
-
-    static func counts(_ values: [String: Int]) -> String {
-        values.isEmpty ? "none" : values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-    }
-
-    static func grouped(_ value: Double) -> String {
-        let digits = String(Int(value.rounded()))
-        var out = ""
-        for (index, character) in digits.reversed().enumerated() {
-            if index > 0, index % 3 == 0, character != "-" { out.append(",") }
-            out.append(character)
-        }
-        return String(out.reversed())
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -17,6 +17,8 @@ final class LoopContext: @unchecked Sendable {
     /// True once the run is ending: closes are expected.
     var stopping = false
     var openConnections = 0
+    /// `--reconnect`: the outages of this loop's clients.
+    var outages: [ReplayOutage] = []
     /// `--connect-first`: this loop's rooms whose every seat has joined.
     var roomsSeated = 0
     private var waiting: [ReplayClient] = []

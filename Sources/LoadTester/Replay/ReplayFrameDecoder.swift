@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import WebSocketFrames
 
 /// Splits what a server sends into WebSocket frames, for the replay client, and refuses
 /// what a server may not send.
@@ -30,7 +31,7 @@ struct ReplayFrameDecoder {
         do {
             frame = try parser.next()
         } catch {
-            throw ReplayError.protocolViolation(error.code == .messageTooBig ? "a frame over \(parser.maxFrameSize) bytes" : "a fragmented or oversized control frame")
+            throw ReplayError.protocolViolation(error.kind == .tooBig ? "a frame over \(parser.maxFrameSize) bytes" : "a fragmented or oversized control frame")
         }
         guard let frame else { return nil }
         guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else { throw ReplayError.protocolViolation("reserved bits set without an extension") }

@@ -20,8 +20,28 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     private(set) var readySent = false
     /// `--connect-first`: saw the lobby full and waits for the barrier.
     private(set) var isSeated = false
+    /// This attempt's connection was upgraded; its slot in the loop's limiter was given back.
     private var wasConnected = false
     private var counted = false
+    /// Welcomed on the current connection: what it sends reaches the server.
+    private var online = false
+    /// The token from `welcome`, to resume with after an outage (`--reconnect`).
+    private var token: String?
+    /// `--reconnect`: the outage this client is in (an index into its loop's records).
+    private var outage: Int?
+    /// The outage that cut the turn being watched: its losses are booked when the turn ends.
+    private var outageToBook: Int?
+    /// Back from an outage until the next `turn`: what arrives now is the server's replay of
+    /// the canvas (and the drawer of this turn has stopped).
+    private var resynced = false
+    /// Set by a resume until the first `room`: that one tells the phase the server restored.
+    private var awaitingRestoredRoom = false
+    /// Resumed in `drawing`: the server restates the current turn with a `turn` message,
+    /// which is not a new turn.
+    private var restatedTurnExpected = false
+    /// The drawer of the turn being watched or drawn.
+    private var turnDrawer: String?
+    private var reconnectDelayMs = 0
 
     init(room: ReplayRoom, seat: Int) {
         self.room = room
@@ -31,7 +51,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
 
     private var context: LoopContext { room.context }
 
-    var canGuess: Bool { isWatchingTurn && !guessed }
+    var canGuess: Bool { isWatchingTurn && !guessed && online }
 
     /// The host creates the room, the others join it by code.
     private func enterRoom() {
@@ -66,7 +86,9 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         context.openConnections += 1
         releaseSlot()
         let name = "r\(room.index)p\(seat)"
-        connection.sendText(#"{"t":"hello","name":"# + StrokeLog.jsonString(String(name.prefix(24))) + "}")
+        // After an outage the token resumes the same player in the same seat.
+        let resume = outage != nil ? token.map { #","token":"# + StrokeLog.jsonString($0) } ?? "" : ""
+        connection.sendText(#"{"t":"hello","name":"# + StrokeLog.jsonString(String(name.prefix(24))) + resume + "}")
     }
 
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
@@ -75,7 +97,11 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         } else {
             releaseSlot()
         }
+        online = false
         guard !context.stopping, !connection.closing else { return }
+        // A drawer that is gone cannot finish its pass.
+        if isDrawing { room.stopPass(of: self) }
+        if room.plan.reconnect, token != nil, reconnect(after: wasConnected ? code : nil) { return }
         if wasConnected {
             context.counters.unexpectedCloses += 1
             context.counters.closeCodes[code.map(String.init) ?? "none", default: 0] += 1
@@ -83,8 +109,53 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             context.counters.connectErrors += 1
             if let code { context.counters.closeCodes["http \(code)", default: 0] += 1 }
         }
-        // A drawer that is gone cannot finish its pass.
-        if isDrawing { room.stopPass(of: self) }
+    }
+
+    /// Starts or goes on with an outage: opens a new connection after a short back-off.
+    /// False once the outage has lasted `reconnectTimeoutMs` (it then counts as a failure).
+    private func reconnect(after code: Int?) -> Bool {
+        let now = NIODeadline.now().uptimeNanoseconds
+        let index: Int
+        if let outage {
+            index = outage
+        } else {
+            index = context.outages.count
+            context.outages.append(ReplayOutage(startedAt: now, closeCode: code))
+            outage = index
+            if isWatchingTurn { outageToBook = index }
+            reconnectDelayMs = 0
+        }
+        guard now - context.outages[index].startedAt < UInt64(room.plan.reconnectTimeoutMs) * 1_000_000 else { return false }
+        // 50 ms, doubling to 1 s: quick after a restart, gentle while the server is away.
+        reconnectDelayMs = reconnectDelayMs == 0 ? 50 : min(1000, reconnectDelayMs * 2)
+        room.eventLoop.scheduleTask(in: .milliseconds(Int64(reconnectDelayMs))) { [self] in
+            guard !context.stopping else { return }
+            context.outages[index].attempts += 1
+            connection = ReplayConnection(eventLoop: room.eventLoop, peer: self)
+            wasConnected = false
+            counted = false
+            context.open(self)
+        }
+        return true
+    }
+
+    /// The server welcomed this client back after an outage.
+    private func resumed(_ object: [String: Any]) {
+        guard let index = outage else { return }
+        outage = nil
+        guard object["resumed"] as? Bool == true else {
+            // The server no longer knows the token: a new player without a seat.
+            context.outages[index].refused = true
+            context.counters.unexpectedCloses += 1
+            connection.close()
+            return
+        }
+        context.outages[index].endedAt = NIODeadline.now().uptimeNanoseconds
+        online = true
+        resynced = true
+        awaitingRestoredRoom = true
+        cursor = StrokeCursor()
+        room.resumed(self)
     }
 
     private func releaseSlot() {
@@ -98,6 +169,9 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
               let type = object["t"] as? String else { return }
         switch type {
         case "welcome":
+            if outage != nil { return resumed(object) }
+            online = true
+            token = object["token"] as? String
             playerID = object["playerId"] as? String
             context.counters.welcomed += 1
             guard !room.plan.idle else { return }
@@ -108,6 +182,15 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                 room.canvas = CanvasSize(width: w, height: h)
             }
             let players = (object["players"] as? [Any])?.count ?? 0
+            // Back in a turn this client was drawing: its pass stopped with the connection and
+            // cannot pick up where the server's canvas is, so the turn is handed on.
+            if awaitingRestoredRoom {
+                awaitingRestoredRoom = false
+                restatedTurnExpected = object["phase"] as? String == "drawing"
+                if restatedTurnExpected, let drawer = object["drawer"] as? String, drawer == playerID, room.currentDrawer !== self {
+                    connection.sendText(#"{"t":"skip"}"#)
+                }
+            }
             if object["phase"] as? String == "lobby", players >= room.plan.players, !readySent {
                 if room.plan.connectFirst, !isSeated {
                     isSeated = true
@@ -118,10 +201,20 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             }
         case "choose":
             connection.sendText(#"{"t":"choose","index":0}"#)
+        case "canvas":
+            // The server replays the canvas from a white page: strokes start afresh.
+            cursor = StrokeCursor()
         case "turn":
-            finishTurn()
-            turn += 1
             let drawer = object["drawer"] as? String
+            if restatedTurnExpected {
+                restatedTurnExpected = false
+                // The turn this client was in before the outage, restated: nothing new.
+                if drawer == turnDrawer { return }
+            }
+            finishTurn()
+            resynced = false
+            turn += 1
+            turnDrawer = drawer
             if drawer != nil, drawer == playerID {
                 isDrawing = true
                 room.startPass(by: self, turn: turn, word: object["word"] as? String, remainingMs: object["remainingMs"] as? Int)
@@ -134,6 +227,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                 ledger = room.ledger(for: turn)
             }
         case "turnEnd":
+            restatedTurnExpected = false
             if isDrawing {
                 isDrawing = false
                 room.stopPass(of: self)
@@ -172,6 +266,12 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             } catch {
                 context.counters.framesInvalid += 1
             }
+            // After a resume the server replays the canvas, compacted: it cannot be matched
+            // to what the drawer sent, and the books of this turn stay as the outage left them.
+            if resynced {
+                OpFingerprints.forEach(bytes) { _ in context.counters.opsResynced += 1 }
+                return
+            }
             guard let ledger, isWatchingTurn else {
                 OpFingerprints.forEach(bytes) { _ in context.counters.opsUnexpected += 1 }
                 return
@@ -199,6 +299,10 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         let expected = ledger?.count ?? 0
         matcher.finish(ledgerCount: expected)
         context.counters.add(turn: matcher, expected: expected)
+        if let index = outageToBook {
+            context.outages[index].opsLost += matcher.lost
+            outageToBook = nil
+        }
         self.ledger = nil
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// CPU and memory of a process, read from /proc (Linux).
-enum ProcStat {
+package enum ProcStat {
     /// utime + stime of `pid` in seconds, from /proc/PID/stat.
-    static func cpuSeconds(pid: Int32) -> Double? {
+    package static func cpuSeconds(pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = text.lastIndex(of: ")") else { return nil }
         // Fields after "comm)": state is field 3, utime 14, stime 15.
@@ -14,7 +14,7 @@ enum ProcStat {
     }
 
     /// VmRSS of `pid` in KB, from /proc/PID/status.
-    static func residentKB(pid: Int32) -> Int? {
+    package static func residentKB(pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
@@ -23,7 +23,7 @@ enum ProcStat {
     }
 
     /// The number of CPUs this process may run on (Cpus_allowed_list), e.g. 1 under `taskset -c 1`.
-    static func allowedCores() -> Int {
+    package static func allowedCores() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 1 }
         for line in text.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
             return parseCPUList(String(line.dropFirst("Cpus_allowed_list:".count)))

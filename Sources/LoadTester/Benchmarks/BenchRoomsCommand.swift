@@ -4,8 +4,10 @@ import Foundation
 import Rooms
 
 /// `drawserver bench-rooms`: how many events per second the game core handles.
-struct BenchRoomsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BenchRoomsCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "bench-rooms",
         abstract: "Benchmark the Rooms core: events per second over full scripted games."
     )
@@ -15,7 +17,7 @@ struct BenchRoomsCommand: ParsableCommand {
     @Option(help: "Players per room.")
     var players = 8
 
-    func run() throws {
+    package func run() throws {
         let log = SampleDrawing.make(seed: 3)
         let names = (0..<players).map { "p\($0)" }
         var events = 0

@@ -12,42 +12,57 @@ import NIOWebSocket
 ///
 /// It refuses only what makes the byte stream unreadable or too big: the frame's meaning
 /// (masking, reserved bits, opcodes, fragmentation) is for its user to judge.
-struct WebSocketFrameParser {
+package struct WebSocketFrameParser {
     /// One frame, its payload unmasked.
-    struct Frame: Equatable {
-        var fin: Bool
-        var rsv1 = false
-        var rsv2 = false
-        var rsv3 = false
+    package struct Frame: Equatable {
+        package var fin: Bool
+        package var rsv1 = false
+        package var rsv2 = false
+        package var rsv3 = false
         /// Any 4-bit value: NIO's type represents the reserved ones too.
-        var opcode: WebSocketOpcode
+        package var opcode: WebSocketOpcode
         /// Whether the sender masked it (clients must, servers must not).
-        var isMasked: Bool
-        var payload: ByteBuffer
+        package var isMasked: Bool
+        package var payload: ByteBuffer
+
+        package init(fin: Bool, rsv1: Bool = false, rsv2: Bool = false, rsv3: Bool = false, opcode: WebSocketOpcode, isMasked: Bool, payload: ByteBuffer) {
+            self.fin = fin
+            self.rsv1 = rsv1
+            self.rsv2 = rsv2
+            self.rsv3 = rsv3
+            self.opcode = opcode
+            self.isMasked = isMasked
+            self.payload = payload
+        }
     }
 
     /// Bytes that cannot be read as frames within the limit: the connection has to close.
-    struct Violation: Error, Equatable {
-        /// The close code that fits (RFC 6455 section 7.4.1).
-        var code: CloseCode
-        var reason: String
+    package struct Violation: Error, Equatable {
+        package enum Kind: Sendable, Equatable {
+            /// A frame over `maxFrameSize` (close code 1009).
+            case tooBig
+            /// A malformed control frame (close code 1002).
+            case protocolError
+        }
+        package var kind: Kind
+        package var reason: String
     }
 
     /// The largest payload accepted in one frame.
-    let maxFrameSize: Int
+    package let maxFrameSize: Int
     /// Bytes read but not yet returned as frames; nil when there are none, so an idle
     /// connection holds no read buffer.
     private var pending: ByteBuffer?
 
     /// Whether bytes were read that are not yet returned as frames.
-    var hasPendingBytes: Bool { pending.map { $0.readableBytes > 0 } ?? false }
+    package var hasPendingBytes: Bool { pending.map { $0.readableBytes > 0 } ?? false }
 
-    init(maxFrameSize: Int) {
+    package init(maxFrameSize: Int) {
         self.maxFrameSize = maxFrameSize
     }
 
     /// Adds bytes read from the socket.
-    mutating func append(_ bytes: ByteBuffer) {
+    package mutating func append(_ bytes: ByteBuffer) {
         guard var buffered = pending else {
             pending = bytes
             return
@@ -59,12 +74,12 @@ struct WebSocketFrameParser {
     }
 
     /// Drops what is buffered (nothing more will be read from this peer).
-    mutating func discard() {
+    package mutating func discard() {
         pending = nil
     }
 
     /// The next whole frame, or nil until more bytes arrive.
-    mutating func next() throws(Violation) -> Frame? {
+    package mutating func next() throws(Violation) -> Frame? {
         guard var buffer = pending, buffer.readableBytes >= 2,
               let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
               let second = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self),
@@ -73,8 +88,8 @@ struct WebSocketFrameParser {
         let fin = first & 0x80 != 0
         var length = Int(second & 0x7F)
         if opcode.isControlOpcode {
-            guard fin else { throw Violation(code: .protocolError, reason: "fragmented control frame") }
-            guard length <= 125 else { throw Violation(code: .protocolError, reason: "control frame over 125 bytes") }
+            guard fin else { throw Violation(kind: .protocolError, reason: "fragmented control frame") }
+            guard length <= 125 else { throw Violation(kind: .protocolError, reason: "control frame over 125 bytes") }
         }
         var headerLength = 2
         if length == 126 {
@@ -103,5 +118,5 @@ struct WebSocketFrameParser {
         )
     }
 
-    private static var tooBig: Violation { Violation(code: .messageTooBig, reason: "frame too big") }
+    private static var tooBig: Violation { Violation(kind: .tooBig, reason: "frame too big") }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One client's outage under `--reconnect`: from the unexpected close until the server
+/// welcomed it back with `resumed:true` (or never).
+struct ReplayOutage: Sendable, Equatable {
+    /// Uptime nanoseconds (`NIODeadline`) of the close.
+    var startedAt: UInt64
+    /// Uptime nanoseconds of the resumed `welcome`; nil while (or if) it never came back.
+    var endedAt: UInt64?
+    /// The server's close code, nil for a reset or a vanished server.
+    var closeCode: Int?
+    /// The server welcomed the token back as a new player (`resumed:false`): seat lost.
+    var refused = false
+    /// Operations of the turn the client was watching that it never received.
+    var opsLost = 0
+    /// Connection attempts it took.
+    var attempts = 0
+
+    /// Outages of many clients that overlap are one event (a restart, a kill -9): summed up
+    /// in the order they began, as seconds since `runStart`.
+    static func events(_ outages: [ReplayOutage], runStart: UInt64) -> [ReplaySummary.Outage] {
+        var events: [ReplaySummary.Outage] = []
+        var group: [ReplayOutage] = []
+        var groupEnd: UInt64 = 0
+        func flush() {
+            guard let first = group.first else { return }
+            let times = group.compactMap { outage in outage.endedAt.map { Double($0 - outage.startedAt) / 1e6 } }.sorted()
+            events.append(ReplaySummary.Outage(
+                atSeconds: Double(first.startedAt &- min(first.startedAt, runStart)) / 1e9,
+                clients: group.count,
+                recovered: group.count { $0.endedAt != nil && !$0.refused },
+                refused: group.count { $0.refused },
+                reconnectMsP50: times.isEmpty ? 0 : times[(times.count - 1) / 2],
+                reconnectMsMax: times.last ?? 0,
+                opsLost: group.reduce(0) { $0 + $1.opsLost },
+                attempts: group.reduce(0) { $0 + $1.attempts },
+                closeCodes: Dictionary(group.map { ($0.closeCode.map(String.init) ?? "none", 1) }, uniquingKeysWith: +)
+            ))
+            group = []
+        }
+        for outage in outages.sorted(by: { $0.startedAt < $1.startedAt }) {
+            if !group.isEmpty, outage.startedAt > groupEnd { flush() }
+            group.append(outage)
+            // Still open: everything after it belongs to the same event.
+            groupEnd = max(groupEnd, outage.endedAt ?? .max)
+        }
+        flush()
+        return events
+    }
+}
