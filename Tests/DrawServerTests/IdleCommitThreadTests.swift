@@ -35,9 +35,11 @@ struct IdleCommitThreadTests {
         let thread = IdleCommitThread()
         defer { thread.stop() }
         let release = DispatchSemaphore(value: 0)
-        let started = Flag()
-        let busy = Task { try await thread.run { started.set(); release.wait() } }
-        try await waitUntil { started.isSet }  // the thread is inside the first job
+        // Waits for the thread to be inside the first job, however long an idle-priority
+        // thread waits for a core in a busy test run.
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        let busy = Task { try await thread.run { starting.yield(); release.wait() } }
+        for await _ in started { break }
         let ran = Flag()
         let late = try await thread.run(startWithin: .milliseconds(20)) { ran.set() }
         #expect(late == nil)
