@@ -83,6 +83,8 @@ private func encode(_ message: ClientMessage) -> String {
     case let .choose(index): fields["index"] = index
     case let .rate(rating): fields["value"] = rating?.rawValue ?? "none"
     case let .gallery(listed): fields["listed"] = listed
+    case let .addBot(level): fields["level"] = level.rawValue
+    case let .removeBot(id): fields["playerId"] = id.rawValue
     case let .report(request):
         fields["reason"] = request.reason.rawValue
         switch request.target {
@@ -192,6 +194,10 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
     case let .choose(index): check(index == integer(raw["index"]), "index \(index), raw \(String(describing: raw["index"]))")
     case let .rate(rating): check((rating?.rawValue ?? "none") == string(raw["value"]), "rate \(String(describing: rating)), raw \(String(describing: raw["value"]))")
     case let .gallery(listed): check(listed == bool(value(raw, "listed")), "gallery \(listed), raw \(String(describing: raw["listed"]))")
+    case let .addBot(level):
+        let given = string(value(raw, "level")) ?? BotLevel.normal.rawValue
+        check(level.rawValue == given, "addBot level \(level), raw \(String(describing: raw["level"]))")
+    case let .removeBot(id): same(id.rawValue, "playerId")
     case let .report(request):
         same(request.reason.rawValue, "reason")
         switch request.target {
