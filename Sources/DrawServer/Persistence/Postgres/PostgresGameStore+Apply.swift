@@ -10,7 +10,7 @@ extension PostgresGameStore {
     /// only while its lease is still this node's. Returns false (and keeps the changes for
     /// the next commit) when the database could not be written.
     func write(_ changes: [Change]) async -> Bool {
-        let rooms = Set(changes.compactMap(\.room))
+        let rooms = Self.rooms(of: changes)
         let claims = keeper.withLock { k in
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: clock.now) }
         }
@@ -26,8 +26,9 @@ extension PostgresGameStore {
                 }
             }
         }
-        // A lost room's changes are dropped: another node runs it now.
-        let writable = changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
+        // A lost room's changes are dropped: another node runs it now. (Copied only then:
+        // each copy retains every change's payload.)
+        let writable = epochs.count == rooms.count ? changes : changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
         do {
@@ -61,6 +62,19 @@ extension PostgresGameStore {
         }
     }
 
+    /// The rooms a batch touches. A drawer's frames come in runs of one room, so a room
+    /// equal to the one before is not hashed again.
+    static func rooms(of changes: [Change]) -> Set<RoomCode> {
+        var rooms = Set<RoomCode>()
+        var last: RoomCode?
+        for change in changes {
+            guard let room = change.room, room != last else { continue }
+            rooms.insert(room)
+            last = room
+        }
+        return rooms
+    }
+
     /// Writes one batch on `connection`, inside its transaction. Returns the rooms whose
     /// writes were refused because the store has a newer epoch for them.
     ///
@@ -85,8 +99,10 @@ extension PostgresGameStore {
             for (code, epoch) in epochs where current[code.rawValue] != epoch { fenced.insert(code) }
         }
         var batch = Batch()
-        for change in changes where !(change.room.map(fenced.contains) ?? false) {
-            batch.add(change)
+        if fenced.isEmpty {
+            for change in changes { batch.add(change) }
+        } else {
+            for change in changes where !(change.room.map(fenced.contains) ?? false) { batch.add(change) }
         }
         let now = GameDatabase.wallClockMs
         try await batch.writeStrokes(on: connection, logger: logger)
@@ -128,7 +144,6 @@ private struct Batch {
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)
         case .turnRated(let rating): ratings.append(rating)
-        case .flushed: break
         }
     }
 

@@ -18,8 +18,9 @@ final class PostgresGameStore: GameStore, Service {
     struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
         var interval: Duration = .milliseconds(75)
-        /// Commit early once this many changes are waiting.
-        var maxBatch = 2_000
+        /// Commit early once this many changes are waiting. Each commit is about ten round
+        /// trips whatever its size, so a busy node writes fewer, larger batches.
+        var maxBatch = 16_384
         /// Finished turns kept (with their stroke logs); older ones are deleted.
         var turnRetention = 5_000
         /// Changes kept for the next commit while the database is unreachable; past this,
@@ -47,8 +48,6 @@ final class PostgresGameStore: GameStore, Service {
         indirect case turn(TurnRecord)
         indirect case game(GameRecord)
         case turnRated(TurnRating)
-        /// Not a change: resumed once everything queued before it was tried.
-        case flushed(CheckedContinuation<Void, Never>)
 
         var room: RoomCode? {
             switch self {
@@ -57,13 +56,15 @@ final class PostgresGameStore: GameStore, Service {
             case .turn(let record): record.roomCode
             case .game(let record): record.roomCode
             case .turnRated(let rating): rating.roomCode
-            case .player, .flushed: nil
+            case .player: nil
             }
         }
     }
 
     private struct Pending: Sendable {
         var changes: [Change] = []
+        /// `flush()` callers, resumed once everything queued before them was tried.
+        var flushes: [CheckedContinuation<Void, Never>] = []
         var waiter: CheckedContinuation<Void, Never>?
         var urgent = false
         var stopped = false
@@ -263,7 +264,7 @@ final class PostgresGameStore: GameStore, Service {
         await withCheckedContinuation { continuation in
             let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
                 guard !p.stopped else { return (true, nil) }
-                p.changes.append(.flushed(continuation))
+                p.flushes.append(continuation)
                 p.urgent = true
                 defer { p.waiter = nil }
                 return (false, p.waiter)
@@ -285,7 +286,7 @@ final class PostgresGameStore: GameStore, Service {
         waiter?.resume()
     }
 
-    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch || !p.flushes.isEmpty }
 
     private func waitForBatch() async {
         if pending.withLock({ isDue($0) }) { return }
@@ -314,37 +315,39 @@ final class PostgresGameStore: GameStore, Service {
 
     /// Only the writer loop commits, so batches reach the database in order.
     func commitPending() async {
-        let batch = pending.withLock { p -> [Change] in
+        // The next list starts as large as this one, instead of growing again change by
+        // change on the hot path.
+        var changes: [Change] = []
+        changes.reserveCapacity(pendingCount)
+        let flushes = pending.withLock { p -> [CheckedContinuation<Void, Never>] in
             p.urgent = false
-            defer { p.changes = [] }
-            return p.changes
+            swap(&changes, &p.changes)
+            defer { p.flushes = [] }
+            return p.flushes
         }
-        guard !batch.isEmpty else { return }
-        let changes = batch.filter { if case .flushed = $0 { false } else { true } }
         if !changes.isEmpty {
+            let count = changes.count
             let committed = await write(changes)
             totals.withLock { t in
-                if committed { t.commits += 1; t.changes += changes.count } else { t.failedCommits += 1 }
+                if committed { t.commits += 1; t.changes += count } else { t.failedCommits += 1 }
             }
         }
-        for case .flushed(let continuation) in batch { continuation.resume() }
+        for continuation in flushes { continuation.resume() }
     }
 
     /// Puts changes that could not be committed back in front of the queue, for the next
     /// commit; the oldest past `maxRetainedChanges` are dropped.
     func retain(_ changes: [Change]) {
-        let dropped = pending.withLock { p -> [Change] in
+        let dropped = pending.withLock { p -> Int in
             p.changes = changes + p.changes
             let excess = p.changes.count - configuration.maxRetainedChanges
-            guard excess > 0 else { return [] }
-            defer { p.changes.removeFirst(excess) }
-            return Array(p.changes.prefix(excess))
+            guard excess > 0 else { return 0 }
+            p.changes.removeFirst(excess)
+            return excess
         }
-        // A flush among them returns now: its changes were tried, and the drain must end.
-        for case .flushed(let continuation) in dropped { continuation.resume() }
-        if !dropped.isEmpty {
-            totals.withLock { $0.droppedChanges += dropped.count }
-            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped.count)"])
+        if dropped > 0 {
+            totals.withLock { $0.droppedChanges += dropped }
+            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped)"])
         }
     }
 
