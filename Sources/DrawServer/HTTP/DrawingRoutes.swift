@@ -85,7 +85,7 @@ extension DrawServerRuntime {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = kind.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .inPieces(bytes))
     }
 }
 
