@@ -51,7 +51,7 @@ extension DrawServerRuntime {
                 break
             case "remove":
                 guard let drawing = report.drawing else {
-                    throw HTTPError(.conflict, message: "this report names no finished drawing")
+                    throw HTTPError(.conflict, message: Self.noDrawing(report))
                 }
                 try await self.removeDrawing(drawing)
             case "kick":
@@ -60,7 +60,9 @@ extension DrawServerRuntime {
                 }
             case "ban":
                 guard let player = report.reported else { throw HTTPError(.conflict, message: "this report names no player") }
-                self.server.moderation.ban(player, now: self.server.clock.now)
+                // In memory first (refused here at once), then in the store: a restart and,
+                // on a shared store, the other nodes honour it (docs/PROTOCOL.md 10.5).
+                try await self.server.moderation.ban(player, now: self.server.clock.now, wallMs: GameDatabase.wallClockMs)
                 _ = self.server.roomOf(player)?.expel(player)
             default:
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")
@@ -89,6 +91,13 @@ extension DrawServerRuntime {
         _ = try await drawingArchive?.removeDrawing(id)
         try await server.moderation.closeReports(about: id)
         logger.info("drawing removed", metadata: ["drawing": "\(id)"])
+    }
+
+    /// Why "remove" has no drawing to remove.
+    static func noDrawing(_ report: ReportDesk.Report) -> String {
+        guard report.turn != nil else { return "this report names no finished drawing" }
+        if report.turnEnded { return "the reported turn ended with an empty canvas: there is no drawing to remove" }
+        return "the reported turn has not ended yet: its drawing can be removed once it has"
     }
 
     private func openReport(_ context: DrawRequestContext) async throws -> ReportDesk.Report {

@@ -246,6 +246,13 @@ final class GameSession: WebSocketService {
         case .gallery(let listed):
             server.moderation.setListed(listed, for: player)
             send(.gallery(listed: listed))
+            Task { [server] in
+                do {
+                    try await server.moderation.persistListed(for: player)
+                } catch {
+                    server.logger.error("a gallery setting could not be stored", metadata: ["player": "\(player)", "error": "\(error)"])
+                }
+            }
             return nil
         case .report(let request):
             return server.report(request, from: player, outbox: outbox)
