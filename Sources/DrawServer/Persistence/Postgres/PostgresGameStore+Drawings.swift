@@ -77,6 +77,15 @@ extension PostgresGameStore: DrawingArchive {
         return nil
     }
 
+    func drawingDrawer(_ id: DrawingID) async throws -> (id: PlayerID, name: String)? {
+        for try await (drawer, name) in try await client.query(
+            "SELECT drawer, drawer_name FROM turn WHERE drawing_id = \(id.rawValue)", logger: logger
+        ).decode((String, String).self) {
+            return (PlayerID(drawer), name)
+        }
+        return nil
+    }
+
     func gallery(_ query: GalleryQuery) async throws -> GalleryPage {
         var tokenHash: String?
         if case .player(let hash) = query.scope { tokenHash = hash }
