@@ -60,10 +60,12 @@ extension DrawServerRuntime {
                 }
             case "ban":
                 guard let player = report.reported else { throw HTTPError(.conflict, message: "this report names no player") }
-                // In memory first (refused here at once), then in the store: a restart and,
-                // on a shared store, the other nodes honour it (docs/PROTOCOL.md 10.5).
-                try await self.server.moderation.ban(player, now: self.server.clock.now, wallMs: GameDatabase.wallClockMs)
+                // In memory first (refused and removed here at once), then in the store: a
+                // restart and, on a shared store, the other nodes honour it (docs/PROTOCOL.md
+                // 10.5). A store that fails answers 500 and leaves the report open to retry.
+                self.server.moderation.ban(player, now: self.server.clock.now)
                 _ = self.server.roomOf(player)?.expel(player)
+                try await self.server.moderation.storeBan(player, wallMs: GameDatabase.wallClockMs)
             default:
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")
             }

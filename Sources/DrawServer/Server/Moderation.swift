@@ -53,10 +53,14 @@ final class Moderation: Sendable {
 
     // MARK: - Bans
 
-    /// Bans the player for `banMs` from `now` (server clock) in memory, then in the store
-    /// (its end as wall-clock `wallMs + banMs`, so it survives a restart).
-    func ban(_ player: PlayerID, now: Timestamp, wallMs: Int64) async throws {
+    /// Bans the player for `banMs` from `now` (server clock), in memory: refused here at once.
+    func ban(_ player: PlayerID, now: Timestamp) {
         bans.withLock { $0[player] = now + configuration.banMs }
+    }
+
+    /// Stores a ban made at wall-clock `wallMs` (its end as `wallMs + banMs`), so that it
+    /// survives a restart and other nodes read it.
+    func storeBan(_ player: PlayerID, wallMs: Int64) async throws {
         try await store?.storeBan(player, untilMs: wallMs + Int64(configuration.banMs))
     }
 
