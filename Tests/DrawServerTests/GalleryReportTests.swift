@@ -39,12 +39,14 @@ struct GalleryReportTests {
             #expect(early.status == 409 && early.text.contains("not ended yet"), "\(early.text)")
             let open = try #require(try await Self.reports(port).first)
             #expect(open["drawing"] == nil && open["snapshot"]?.stringValue != nil, "the canvas so far, no drawing yet")
+            #expect(open["turn"]?.stringValue == "pending")
 
             bob.send(#"{"t":"chat","text":"\#(word)"}"#)
             let end = try await bob.next("turnEnd")
             let drawing = try #require(end["drawing"]?.objectValue?["id"]?.stringValue)
             // The store's row is linked just after the turn ends.
             try await waitUntil { try await Self.reports(port).first?["drawing"]?.stringValue == drawing }
+            #expect(try await Self.reports(port).first?["turn"]?.stringValue == "ended")
             #expect(try await HTTP.get(port: port, path: "/d/\(drawing).png").status == 200)
             #expect(try await HTTP.request("POST", port: port, path: "/api/reports/\(report)/remove", token: Self.token).status == 204)
             #expect(try await HTTP.get(port: port, path: "/d/\(drawing).png").status == 404)
@@ -81,6 +83,7 @@ struct GalleryReportTests {
                 let reply = try await HTTP.request("POST", port: port, path: "/api/reports/\(report)/remove", token: Self.token)
                 return reply.status == 409 && reply.text.contains("empty canvas")
             }
+            #expect(try await Self.reports(port).first?["turn"]?.stringValue == "empty")
             #expect(try await HTTP.request("POST", port: port, path: "/api/reports/\(report)/dismiss", token: Self.token).status == 204)
         }
     }

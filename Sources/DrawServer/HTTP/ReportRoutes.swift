@@ -136,6 +136,9 @@ private struct ReportBody: Encodable {
     var chat: [Line]
     var snapshot: String?
     var timelapse: String?
+    /// A canvas reported during its turn: `pending` until the turn ends, then `ended`
+    /// (`drawing` names it) or `empty`; nil otherwise.
+    var turn: String?
 
     init(_ report: ReportDesk.Report) {
         id = report.id
@@ -150,5 +153,6 @@ private struct ReportBody: Encodable {
         chat = report.chat.map { Line(from: $0.from.rawValue, name: $0.name, text: $0.text) }
         snapshot = report.strokes == nil ? nil : "/api/reports/\(report.id)/snapshot.png"
         timelapse = report.strokes == nil ? nil : "/api/reports/\(report.id)/timelapse.apng"
+        if report.turn != nil { turn = !report.turnEnded ? "pending" : report.drawing == nil ? "empty" : "ended" }
     }
 }
