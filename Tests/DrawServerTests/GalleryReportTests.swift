@@ -55,7 +55,10 @@ struct GalleryReportTests {
     }
 
     @Test func aReportAtTheTurnsEndNamesItsDrawingAtOnce() async throws {
-        try await GalleryServerTests.withGalleryServer { port async throws in
+        let path = temporaryDatabasePath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // A turnEnd long enough for the report to arrive in it on a busy machine.
+        try await withServer({ $0.databasePath = path; $0.moderatorToken = Self.token; $0.room.turnEndMs = 30_000 }) { port async throws in
             let ada = TestClient.connect(port: port)
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
