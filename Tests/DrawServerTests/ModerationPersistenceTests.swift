@@ -140,7 +140,59 @@ extension PersistenceTests {
     }
 }
 
+extension PersistenceTests {
+    /// A canvas reported while drawn, then a restart (SIGTERM) mid-turn: when the restored
+    /// turn ends, the stored report names its drawing, linked in the turn's own batch.
+    @Test func aCanvasReportedBeforeARestartIsLinkedWhenItsTurnEndsAfterIt() async throws {
+        let db = temporaryDatabasePath()
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        try await Self.reportRestartAndLink(store: ["--db", db])
+    }
+
+    /// The restart of `aCanvasReportedBeforeARestartIsLinkedWhenItsTurnEndsAfterIt` on the
+    /// store `store` names (`--db FILE` or `--store postgres://...`).
+    static func reportRestartAndLink(store: [String]) async throws {
+        let arguments = store + ["--moderator-token", Self.token, "--web-root", "web-static"]
+        var server = try await ServerProcess(arguments)
+        let (ada, bob) = (TestClient.connect(port: server.port), TestClient.connect(port: server.port))
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        try await seat(ada, [bob], settings: #"{"rounds":1,"drawTimeSec":120}"#)
+        let word = try #require(try await startGame(ada)["word"]?.stringValue)
+        ada.send(binary: GalleryServerTests.frame)
+        _ = try await bob.nextBinary()
+        bob.send(#"{"t":"report","kind":"drawing","reason":"offensive"}"#)
+        let report = try #require(try await bob.next("reported")["id"]?.stringValue)
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+
+        server = try await ServerProcess(arguments)
+        let port = server.port
+        let (ada2, bob2) = (TestClient.connect(port: port), TestClient.connect(port: port))
+        #expect(try await ada2.hello("Ada", token: ada.token)["resumed"]?.boolValue == true)
+        #expect(try await bob2.hello("Bob", token: bob.token)["resumed"]?.boolValue == true)
+        try await bob2.next("room")
+        bob2.send(#"{"t":"guess","text":"\#(word)"}"#)
+        let drawing = try #require(try await bob2.next("turnEnd")["drawing"]?.objectValue?["id"]?.stringValue)
+        try await waitUntil {
+            let reply = try await HTTP.get(port: port, path: "/api/reports", token: Self.token)
+            let open = JSONValue.parse(reply.body)?.arrayValue?.compactMap(\.objectValue).first { $0["id"]?.stringValue == report }
+            return open?["drawing"]?.stringValue == drawing && open?["turn"]?.stringValue == "ended"
+        }
+        #expect(try await HTTP.request("POST", port: port, path: "/api/reports/\(report)/remove", token: Self.token).status == 204)
+        #expect(try await HTTP.get(port: port, path: "/d/\(drawing).png").status == 404)
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+    }
+}
+
 extension PersistenceTests.PostgresServeTests {
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func aCanvasReportedBeforeARestartIsLinkedWhenItsTurnEndsAfterIt() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await PersistenceTests.reportRestartAndLink(store: ["--store", "\(url)", "--node-id", "link-node"])
+    }
+
     /// Two nodes on one store: a moderator on node two bans a player playing on node one;
     /// node one removes her from her room and refuses her within its 2 s poll, and node
     /// two refuses her when she comes there.

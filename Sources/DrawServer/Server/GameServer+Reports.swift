@@ -104,17 +104,10 @@ extension GameServer {
     }
 
     /// A turn ended (its room calls this under its lock): reports made while it was drawn
-    /// now name its drawing, in memory at once and in the store soon after.
+    /// name its drawing now in memory; the store's rows are linked in the batch that writes
+    /// the turn (and by `fileReport` for a row written after that batch).
     func turnFinished(_ record: TurnRecord) {
-        let turn = TurnKey(record)
-        guard moderation.turnFinished(turn, drawing: record.drawing), let archive = moderation.archive else { return }
-        Task { [logger] in
-            do {
-                try await archive.linkReports(turn: turn, to: record.drawing)
-            } catch {
-                logger.error("reports could not be linked to their drawing", metadata: ["turn": "\(turn)", "error": "\(error)"])
-            }
-        }
+        moderation.turnFinished(TurnKey(record), drawing: record.drawing)
     }
 
     /// `banned` for a player a moderator banned, on create, join and quick play.

@@ -111,13 +111,11 @@ final class Moderation: Sendable {
     /// How a turn ended, when it ended lately (`.some(nil)`: empty canvas).
     func finished(_ turn: TurnKey) -> DrawingID?? { turns.withLock { $0.finished[turn] } }
 
-    /// The turn ended (called by its room, under its lock): open reports made while it was
-    /// drawn name its drawing now. True when one was made on this node, so the store's
-    /// reports need the same link (`ReportArchive.linkReports`).
-    func turnFinished(_ turn: TurnKey, drawing: DrawingID?) -> Bool {
+    /// The turn ended (called by its room, under its lock): open reports made here while it
+    /// was drawn name its drawing now (in memory; the store links its rows with the turn).
+    func turnFinished(_ turn: TurnKey, drawing: DrawingID?) {
         let reported = turns.withLock { $0.end(turn, drawing: drawing) }
         if reported { withDesk { $0.link(turn, to: drawing) } }
-        return reported
     }
 
     // MARK: - Reports
