@@ -110,6 +110,19 @@ extension GameServer {
         moderation.turnFinished(TurnKey(record), drawing: record.drawing)
     }
 
+    /// `gallery`: the player's setting, in memory at once and in the store just after, when
+    /// it changed (the client repeats it after every `welcome`).
+    func setListed(_ listed: Bool, for player: PlayerID) {
+        guard moderation.setListed(listed, for: player), moderation.store != nil else { return }
+        Task { [logger, moderation] in
+            do {
+                try await moderation.persistListed(for: player)
+            } catch {
+                logger.error("a gallery setting could not be stored; it is kept in memory", metadata: ["player": "\(player)", "error": "\(error)"])
+            }
+        }
+    }
+
     /// `banned` for a player a moderator banned, on create, join and quick play.
     func banRefusal(_ player: PlayerID) -> ProtocolError? {
         guard moderation.isBanned(player, now: clock.now) else { return nil }

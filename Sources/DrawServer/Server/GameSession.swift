@@ -244,15 +244,8 @@ final class GameSession: WebSocketService {
         case .invite(let target):
             return server.invite(target, from: player)
         case .gallery(let listed):
-            server.moderation.setListed(listed, for: player)
+            server.setListed(listed, for: player)
             send(.gallery(listed: listed))
-            Task { [server] in
-                do {
-                    try await server.moderation.persistListed(for: player)
-                } catch {
-                    server.logger.error("a gallery setting could not be stored", metadata: ["player": "\(player)", "error": "\(error)"])
-                }
-            }
             return nil
         case .report(let request):
             return server.report(request, from: player, outbox: outbox)

@@ -35,10 +35,12 @@ final class Moderation: Sendable {
 
     // MARK: - Gallery opt-out
 
-    /// Keeps the setting in memory at once; the store's write follows (`persistListed`).
-    func setListed(_ listed: Bool, for player: PlayerID) {
+    /// Keeps the setting in memory at once (the store's write follows: `persistListed`);
+    /// false when it was already so.
+    @discardableResult
+    func setListed(_ listed: Bool, for player: PlayerID) -> Bool {
         optedOut.withLock { set in
-            if listed { set.remove(player) } else { set.insert(player) }
+            listed ? set.remove(player) != nil : set.insert(player).inserted
         }
     }
 
