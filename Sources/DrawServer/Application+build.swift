@@ -44,6 +44,7 @@ func buildApplication(
     runtime.addDrawingRoutes(to: router)
     runtime.addGalleryRoutes(to: router)
     runtime.addReportRoutes(to: router)
+    runtime.addGalleryReportRoute(to: router)
     if let webRoot = configuration.webRoot {
         router.add(middleware: FileMiddleware(webRoot, searchForIndexHtml: true, logger: logger))
     }

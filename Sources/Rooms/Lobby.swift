@@ -126,6 +126,9 @@ public struct Lobby: Sendable {
     /// Whether a player with this token's hash is known here.
     public func knows(tokenHash: String) -> Bool { byTokenHash[tokenHash] != nil }
 
+    /// The player holding the token with this hash, when known here.
+    public func player(tokenHash: String) -> PlayerID? { byTokenHash[tokenHash] }
+
     /// Adds or replaces a player record.
     public mutating func add(_ record: PlayerRecord) {
         if let old = players[record.id] { byTokenHash[old.tokenHash] = nil }

@@ -10,12 +10,18 @@ public struct ReportEvidence: Sendable {
     public var strokes: StrokeLog?
     /// The chat lines the reporter could see, oldest first, ending with the newest.
     public var chat: [ChatLine]
+    /// For a report of the canvas during a game's turn (`drawing` or `turnEnd`): that turn,
+    /// so the shell can link the report to the turn's drawing once it exists.
+    public var turn: TurnKey?
 
-    public init(reported: PlayerID? = nil, reportedName: String? = nil, strokes: StrokeLog? = nil, chat: [ChatLine] = []) {
+    public init(
+        reported: PlayerID? = nil, reportedName: String? = nil, strokes: StrokeLog? = nil, chat: [ChatLine] = [], turn: TurnKey? = nil
+    ) {
         self.reported = reported
         self.reportedName = reportedName
         self.strokes = strokes
         self.chat = chat
+        self.turn = turn
     }
 }
 
@@ -47,6 +53,12 @@ extension Room {
                 return .failure(ProtocolError(.unknownTarget, "there is no drawing on the canvas"))
             }
             evidence.strokes = strokeLog
+            if let progress = game {
+                switch state {
+                case .drawing, .turnEnd: evidence.turn = TurnKey(room: code, game: progress.number, turn: progress.turn)
+                default: break
+                }
+            }
             if case .drawing(let turn) = state {
                 evidence.reported = turn.drawer
                 evidence.reportedName = member(turn.drawer)?.name

@@ -120,9 +120,12 @@ enum HTTP {
         try await request("GET", port: port, path: path, token: token, headers: headers)
     }
 
-    static func request(_ method: String, port: Int, path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    static func request(
+        _ method: String, port: Int, path: String, token: String? = nil, headers: [String: String] = [:], body: String? = nil
+    ) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        if let body { request.httpBody = Data(body.utf8) }
         request.timeoutInterval = 10
         // Every request reaches the server, whatever Cache-Control said before.
         request.cachePolicy = .reloadIgnoringLocalCacheData

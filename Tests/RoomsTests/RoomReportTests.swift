@@ -86,4 +86,19 @@ struct RoomReportTests {
         #expect(record.drawerOptedOut == false, "the shell sets it")
         #expect(record.drawing != nil)
     }
+
+    @Test func aCanvasReportedDuringItsTurnNamesThatTurnUntilTheNextOne() throws {
+        var h = drawingRoom()
+        let request = ReportRequest(target: .drawing(nil), reason: .offensive)
+        h.draw([.begin(tool: .pen, color: RGB(r: 0, g: 0, b: 0), width: 8, at: Point(x: 10, y: 10)), .end], from: "ada")
+        let during = try h.room.evidence(for: request, from: RoomHarness.id("bob")).get()
+        let turn = try #require(during.turn, "a canvas reported while drawn names its turn")
+        h.send(.skip, from: "ada")
+        let record = try #require(h.turns.last)
+        #expect(turn == TurnKey(record), "the key of the turn that finished")
+        let atTurnEnd = try h.room.evidence(for: request, from: RoomHarness.id("cy")).get()
+        #expect(atTurnEnd.turn == turn, "during turnEnd the canvas is still that turn's")
+        #expect(TurnKey(parsing: turn.rawValue) == turn)
+        #expect(TurnKey(parsing: "ABCDEF/1") == nil && TurnKey(parsing: "ABCDEF/x/1") == nil)
+    }
 }

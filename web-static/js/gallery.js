@@ -1,8 +1,11 @@
 // The public gallery (/gallery): recent or best-rated drawings from public rooms, or with
 // this browser's player token every drawing of the games it played ("My games", private
 // rooms' too), filtered by word language and word, a page at a time (GET /api/gallery).
+// With a player token each drawing can be reported (POST /api/drawings/ID/report): the
+// report spends that player's budget like an in-game one, so visitors without a token
+// are asked to play first.
 
-import { $, el, show } from './dom.js';
+import { $, el, show, toast } from './dom.js';
 import { t, LOCALES, locale, initialLocale, setLocale, onLocaleChange } from './i18n.js';
 import { loadToken } from './connection.js';
 import { drawingCard } from './drawing-card.js';
@@ -42,9 +45,42 @@ async function load() {
   render();
 }
 
+/** What a report's HTTP status means to the reporter. */
+export function reportOutcome(status) {
+  if (status === 201) return ['report.thanks', 'success'];
+  if (status === 429) return ['error.report_limited', 'error'];
+  if (status === 403) return ['report.own', 'error'];
+  if (status === 404) return ['error.unknown_target', 'error'];
+  if (status === 401) return ['gallery.reportHint', 'error'];
+  return ['report.failed', 'error'];
+}
+
+async function report(id, reason) {
+  const token = loadToken();
+  if (!token) return;
+  let status = 0;
+  try {
+    const res = await fetch(`/api/drawings/${encodeURIComponent(id)}/report`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ reason }),
+    });
+    status = res.status;
+  } catch (err) {
+    console.warn(err);
+  }
+  const [key, kind] = reportOutcome(status);
+  toast(t(key), kind);
+}
+
 function render() {
   const grid = $('#gallery-grid');
-  grid.replaceChildren(...state.drawings.map((d) => drawingCard(d, { size: 240 })));
+  const canReport = Boolean(loadToken());
+  grid.replaceChildren(...state.drawings.map((d) => drawingCard(d, {
+    size: 240,
+    onReport: canReport ? (reason) => report(d.id, reason) : undefined,
+  })));
+  show($('#gallery-report-hint'), !canReport && state.drawings.length > 0);
   $('#gallery-page').textContent = t('gallery.page', { n: state.page });
   $('#gallery-prev').disabled = state.page <= 1;
   $('#gallery-next').disabled = !state.hasMore;

@@ -1,7 +1,8 @@
 // The moderator page's open reports: each with the evidence the server captured when it
 // was made (the canvas snapshot, the turn's time-lapse, the chat lines around it) and the
 // actions dismiss, remove the drawing, kick and ban. Evidence images need the moderator's
-// token, so they are fetched as blobs; a report's node is built once and kept while open.
+// token, so they are fetched as blobs; a report's node is built once and kept while open,
+// and rebuilt when its turn ends (a canvas reported while drawn then names its drawing).
 
 import { $, el, show, toast } from './dom.js';
 
@@ -9,7 +10,13 @@ const REASONS = {
   offensive: 'Offensive', sexual: 'Sexual', hateful: 'Hateful', spam: 'Spam', reveals_word: 'Gives the word away', other: 'Something else',
 };
 
-/** report id -> {node, urls} */
+/** What a canvas reported while its turn was drawn has become (`turn` in the report). */
+const TURN_NOTES = {
+  pending: 'Reported while the turn was drawn: its drawing can be removed once the turn has ended.',
+  empty: 'The turn ended with an empty canvas: there is no drawing to remove.',
+};
+
+/** report id -> {node, urls, turn} */
 const shown = new Map();
 
 /** Forgets every shown report (signing out). */
@@ -28,8 +35,16 @@ export async function refreshReports(api, onChange) {
   const open = new Set();
   for (const report of Array.isArray(reports) ? reports : []) {
     open.add(report.id);
-    if (!shown.has(report.id)) {
-      const entry = { node: reportNode(report, api, onChange), urls: [] };
+    const old = shown.get(report.id);
+    if (old && old.turn !== (report.turn ?? null)) {
+      // Its turn ended: rebuilt in place, with "Remove drawing" when there is one.
+      const entry = { node: reportNode(report, api, onChange), urls: [], turn: report.turn ?? null };
+      for (const url of old.urls) URL.revokeObjectURL(url);
+      old.node.replaceWith(entry.node);
+      shown.set(report.id, entry);
+      loadEvidence(report, entry, api);
+    } else if (!old) {
+      const entry = { node: reportNode(report, api, onChange), urls: [], turn: report.turn ?? null };
       shown.set(report.id, entry);
       list.append(entry.node);
       loadEvidence(report, entry, api);
@@ -80,6 +95,7 @@ function reportNode(r, api, onChange) {
     ),
     el('p', { className: 'small' }, 'Reported by ', el('b', { attrs: { dir: 'auto' }, text: who(r.reporter) }), ' about ', el('b', { attrs: { dir: 'auto' }, text: who(r.reported) })),
     r.chatText ? el('blockquote', { className: 'report-quote', attrs: { dir: 'auto' }, text: r.chatText }) : null,
+    TURN_NOTES[r.turn] ? el('p', { className: 'muted small report-turn', text: TURN_NOTES[r.turn] }) : null,
     el('div', { className: 'report-evidence' },
       el('figure', { className: 'report-snapshot', hidden: true }, el('img', { attrs: { alt: 'Canvas when reported' } }), el('figcaption', { className: 'muted small', text: 'Canvas when reported' })),
       el('figure', { className: 'report-timelapse', hidden: true }, el('img', { attrs: { alt: 'Time-lapse of the turn' } }), el('figcaption', { className: 'muted small', text: 'Time-lapse' })),

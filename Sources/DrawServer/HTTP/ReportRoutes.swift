@@ -51,7 +51,7 @@ extension DrawServerRuntime {
                 break
             case "remove":
                 guard let drawing = report.drawing else {
-                    throw HTTPError(.conflict, message: "this report names no finished drawing")
+                    throw HTTPError(.conflict, message: Self.noDrawing(report))
                 }
                 try await self.removeDrawing(drawing)
             case "kick":
@@ -60,8 +60,12 @@ extension DrawServerRuntime {
                 }
             case "ban":
                 guard let player = report.reported else { throw HTTPError(.conflict, message: "this report names no player") }
+                // In memory first (refused and removed here at once), then in the store: a
+                // restart and, on a shared store, the other nodes honour it (docs/PROTOCOL.md
+                // 10.5). A store that fails answers 500 and leaves the report open to retry.
                 self.server.moderation.ban(player, now: self.server.clock.now)
                 _ = self.server.roomOf(player)?.expel(player)
+                try await self.server.moderation.storeBan(player, wallMs: GameDatabase.wallClockMs)
             default:
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")
             }
@@ -89,6 +93,13 @@ extension DrawServerRuntime {
         _ = try await drawingArchive?.removeDrawing(id)
         try await server.moderation.closeReports(about: id)
         logger.info("drawing removed", metadata: ["drawing": "\(id)"])
+    }
+
+    /// Why "remove" has no drawing to remove.
+    static func noDrawing(_ report: ReportDesk.Report) -> String {
+        guard report.turn != nil else { return "this report names no finished drawing" }
+        if report.turnEnded { return "the reported turn ended with an empty canvas: there is no drawing to remove" }
+        return "the reported turn has not ended yet: its drawing can be removed once it has"
     }
 
     private func openReport(_ context: DrawRequestContext) async throws -> ReportDesk.Report {
@@ -125,6 +136,9 @@ private struct ReportBody: Encodable {
     var chat: [Line]
     var snapshot: String?
     var timelapse: String?
+    /// A canvas reported during its turn: `pending` until the turn ends, then `ended`
+    /// (`drawing` names it) or `empty`; nil otherwise.
+    var turn: String?
 
     init(_ report: ReportDesk.Report) {
         id = report.id
@@ -139,5 +153,6 @@ private struct ReportBody: Encodable {
         chat = report.chat.map { Line(from: $0.from.rawValue, name: $0.name, text: $0.text) }
         snapshot = report.strokes == nil ? nil : "/api/reports/\(report.id)/snapshot.png"
         timelapse = report.strokes == nil ? nil : "/api/reports/\(report.id)/timelapse.apng"
+        if report.turn != nil { turn = !report.turnEnded ? "pending" : report.drawing == nil ? "empty" : "ended" }
     }
 }

@@ -17,6 +17,9 @@ protocol DrawingArchive: Sendable {
     /// remembers the id so a turn still waiting in a batch is never written. True when a
     /// stored turn had it.
     func removeDrawing(_ id: DrawingID) async throws -> Bool
+    /// Who drew the stored drawing (id, name when the turn ended), or nil: for a report
+    /// made from `/gallery` of a drawing no longer on the node's shelf.
+    func drawingDrawer(_ id: DrawingID) async throws -> (id: PlayerID, name: String)?
 }
 
 extension GameDatabase: DrawingArchive {
@@ -28,6 +31,15 @@ extension GameDatabase: DrawingArchive {
         }
         guard let text else { return nil }
         return try StrokeLog(ndjson: text)
+    }
+
+    func drawingDrawer(_ id: DrawingID) async throws -> (id: PlayerID, name: String)? {
+        try await NIOThreadPool.singleton.runIfActive {
+            try self.pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT drawer, drawer_name FROM turn WHERE drawing_id = ?", arguments: [id.rawValue])
+                    .map { (PlayerID($0[0] as String), $0[1] as String) }
+            }
+        }
     }
 
     func gallery(_ query: GalleryQuery) async throws -> GalleryPage {

@@ -6,15 +6,15 @@ import Rooms
 /// writer queue, not through the batch: a report is rare and the reporter waits for its
 /// `reported`.
 extension GameDatabase: ReportArchive {
-    private static let columns = "id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes"
+    private static let columns = "id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended"
 
     func storeReport(_ report: ReportDesk.Report) async throws {
         let row = try ReportRow(report)
         try await NIOThreadPool.singleton.runIfActive {
             try self.pool.write { db in
-                try db.execute(sql: "INSERT INTO report (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+                try db.execute(sql: "INSERT INTO report (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
                     row.id, row.filedAt, row.reason, row.reporter, row.reporterName, row.reported, row.reportedName,
-                    row.room, row.drawing, row.chatText, row.chat, row.strokes,
+                    row.room, row.drawing, row.chatText, row.chat, row.strokes, row.turn, row.turnEnded,
                 ])
             }
         }
@@ -62,10 +62,22 @@ extension GameDatabase: ReportArchive {
         }
     }
 
+    func linkReports(turn: TurnKey, to drawing: DrawingID?) async throws {
+        try await NIOThreadPool.singleton.runIfActive {
+            try self.pool.write { db in
+                try db.execute(
+                    sql: "UPDATE report SET drawing_id = ?, turn_ended = 1 WHERE turn_key = ? AND turn_ended = 0",
+                    arguments: [drawing?.rawValue, turn.rawValue]
+                )
+            }
+        }
+    }
+
     private static func reportRow(_ row: Row) -> ReportRow {
         ReportRow(
             id: row[0], filedAt: row[1], reason: row[2], reporter: row[3], reporterName: row[4], reported: row[5],
-            reportedName: row[6], room: row[7], drawing: row[8], chatText: row[9], chat: row[10], strokes: row[11]
+            reportedName: row[6], room: row[7], drawing: row[8], chatText: row[9], chat: row[10], strokes: row[11],
+            turn: row[12], turnEnded: row[13]
         )
     }
 }

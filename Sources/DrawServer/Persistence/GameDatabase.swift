@@ -238,6 +238,27 @@ final class GameDatabase: Sendable {
                 CREATE INDEX report_by_drawing ON report(drawing_id);
                 """)
         }
+        migrator.registerMigration("v7 report turns, bans and gallery settings") { db in
+            // A canvas reported while its turn was drawn names the turn (`ROOM/GAME/TURN`)
+            // until the turn ends; then `drawing_id` (NULL: the canvas ended empty).
+            // Moderators' bans (until, ms since 1970) and players' gallery settings survive
+            // restarts (docs/PROTOCOL.md sections 10.2 and 10.5).
+            try db.execute(sql: """
+                ALTER TABLE report ADD COLUMN turn_key TEXT;
+                ALTER TABLE report ADD COLUMN turn_ended INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX report_by_turn ON report(turn_key) WHERE turn_key IS NOT NULL;
+                CREATE TABLE ban (
+                    player_id TEXT PRIMARY KEY NOT NULL,
+                    until_at INTEGER NOT NULL,
+                    changed_at INTEGER NOT NULL
+                );
+                CREATE TABLE gallery_setting (
+                    player_id TEXT PRIMARY KEY NOT NULL,
+                    listed INTEGER NOT NULL,
+                    changed_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

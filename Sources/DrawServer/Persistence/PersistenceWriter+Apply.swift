@@ -63,6 +63,12 @@ extension PersistenceWriter {
                         )
                     }
                 }
+                // Reports of this canvas made while it was drawn name its drawing now (NULL:
+                // it ended empty), in the turn's own transaction: also after a restart.
+                try db.cachedExecute(
+                    sql: "UPDATE report SET drawing_id = ?, turn_ended = 1 WHERE turn_key = ? AND turn_ended = 0",
+                    arguments: [record.drawing?.rawValue, TurnKey(record).rawValue]
+                )
                 turnsAdded = true
             case .game(let record):
                 try db.cachedExecute(

@@ -16,6 +16,9 @@ protocol ReportArchive: Sendable {
     func closeReport(_ id: String, action: String) async throws -> Bool
     /// Closes every open report about a removed drawing.
     func closeReports(about drawing: DrawingID) async throws
+    /// The turn ended: reports made while it was drawn name its drawing from now on (nil:
+    /// it ended with an empty canvas; the reports say so).
+    func linkReports(turn: TurnKey, to drawing: DrawingID?) async throws
 }
 
 /// A report's columns, as both stores write and read them.
@@ -34,6 +37,9 @@ struct ReportRow: Sendable {
     var chat: String
     /// NDJSON stroke log, or nil.
     var strokes: String?
+    /// `TurnKey.rawValue` of a canvas reported during its turn, and whether that turn ended.
+    var turn: String?
+    var turnEnded: Bool
 
     init(_ report: ReportDesk.Report) throws {
         id = report.id
@@ -48,15 +54,18 @@ struct ReportRow: Sendable {
         chatText = report.chatText
         chat = String(decoding: try JSONEncoder().encode(report.chat), as: UTF8.self)
         strokes = report.strokes?.ndjson()
+        turn = report.turn?.rawValue
+        turnEnded = report.turnEnded
     }
 
     init(
         id: String, filedAt: Int64, reason: String, reporter: String, reporterName: String, reported: String?,
-        reportedName: String?, room: String?, drawing: String?, chatText: String?, chat: String, strokes: String?
+        reportedName: String?, room: String?, drawing: String?, chatText: String?, chat: String, strokes: String?,
+        turn: String? = nil, turnEnded: Bool = false
     ) {
         (self.id, self.filedAt, self.reason, self.reporter, self.reporterName) = (id, filedAt, reason, reporter, reporterName)
         (self.reported, self.reportedName, self.room, self.drawing) = (reported, reportedName, room, drawing)
-        (self.chatText, self.chat, self.strokes) = (chatText, chat, strokes)
+        (self.chatText, self.chat, self.strokes, self.turn, self.turnEnded) = (chatText, chat, strokes, turn, turnEnded)
     }
 
     /// The report; a row that cannot be read back (a reason this build does not know, a
@@ -67,7 +76,8 @@ struct ReportRow: Sendable {
             reporterName: reporterName, reported: reported.map(PlayerID.init), reportedName: reportedName,
             room: room.flatMap { RoomCode(parsing: $0) }, drawing: drawing.flatMap { DrawingID(parsing: $0) }, chatText: chatText,
             chat: (try? JSONDecoder().decode([ChatLine].self, from: Data(chat.utf8))) ?? [],
-            strokes: strokes.flatMap { try? StrokeLog(ndjson: $0) }
+            strokes: strokes.flatMap { try? StrokeLog(ndjson: $0) }, turn: turn.flatMap { TurnKey(parsing: $0) },
+            turnEnded: turnEnded
         )
     }
 }

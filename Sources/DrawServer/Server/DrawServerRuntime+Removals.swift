@@ -1,7 +1,9 @@
+import Logging
 import Rooms
 
 extension DrawServerRuntime {
-    /// How often a node on a shared store looks for drawings removed on other nodes.
+    /// How often a node on a shared store looks for drawings removed, players banned and
+    /// gallery settings changed on other nodes.
     static let removalWatchInterval: Duration = .seconds(2)
 
     /// On a shared store (`--store`): drawings a moderator removed on another node leave
@@ -21,7 +23,28 @@ extension DrawServerRuntime {
                     self.server.drawings.remove(id)
                     self.drawingImages.remove(id)
                 }
+                await self.takeModeration(from: postgres, sinceMs: since)
                 since = started - 10_000
+            }
+        }
+    }
+
+    /// Start-up: the stored bans and gallery settings (docs/PROTOCOL.md 10.2, 10.5).
+    func loadModeration(from store: any ModerationArchive) async throws {
+        let changes = try await store.moderationChanges(sinceMs: 0)
+        server.moderation.apply(changes, now: server.clock.now, wallMs: GameDatabase.wallClockMs)
+        logger.info("moderation loaded", metadata: ["bans": "\(changes.bans.count)", "gallery settings": "\(changes.listed.count)"])
+    }
+
+    /// On a shared store, with the removals: bans and gallery settings made on other nodes
+    /// (re-reading this node's own is harmless). A player banned elsewhere leaves its room
+    /// here too and is refused from then on.
+    func takeModeration(from store: any ModerationArchive, sinceMs: Int64) async {
+        guard let changes = try? await store.moderationChanges(sinceMs: sinceMs) else { return }
+        let banned = server.moderation.apply(changes, now: server.clock.now, wallMs: GameDatabase.wallClockMs)
+        for player in banned {
+            if server.roomOf(player)?.expel(player) == true {
+                logger.info("player banned on another node left its room", metadata: ["player": "\(player)"])
             }
         }
     }

@@ -95,6 +95,8 @@ final class DrawServerRuntime: Sendable {
         }
         let reports: (any ReportArchive)? = database ?? postgres
         server.moderation.useArchive(reports)
+        let moderation: (any ModerationArchive)? = database ?? postgres
+        server.moderation.useStore(moderation)
     }
 
     /// Brings back the stored players and rooms, then opens for players.
@@ -104,6 +106,7 @@ final class DrawServerRuntime: Sendable {
             let stored = try await postgres.load()
             server.restore(stored)
             await postgres.releaseRooms(notRunning: { server.room($0) != nil })
+            try await loadModeration(from: postgres)
             let watch = watchRemovals(postgres)
             removalWatch.withLock { $0 = watch }
             logger.info("store loaded", metadata: ["store": "\(postgres.url)", "node": "\(postgres.nodeID)", "took": "\(ContinuousClock.now - start)"])
@@ -111,6 +114,7 @@ final class DrawServerRuntime: Sendable {
             let start = ContinuousClock.now
             let stored = try database.load()
             server.restore(stored)
+            try await loadModeration(from: database)
             // Bots draw people's best-rated drawings ahead of the shipped samples.
             let drawings = try database.botDrawings(limit: Self.botDrawingLimit)
             server.addBotDrawings(drawings)

@@ -36,34 +36,90 @@ extension GameServer {
         }
         var chatText: String?
         if case .chat(_, let text) = request.target { chatText = text }
-        let report = ReportDesk.Report(
+        var report = ReportDesk.Report(
             id: "", filedAtMs: GameDatabase.wallClockMs, reason: request.reason, reporter: player, reporterName: name,
             reported: evidence.reported, reportedName: evidence.reportedName, room: room?.code, drawing: drawing,
             chatText: chatText, chat: evidence.chat, strokes: evidence.strokes
         )
-        switch moderation.withDesk({ $0.file(report, now: clock.now) }) {
+        // The canvas of a turn: its drawing once the turn has ended (at once when it has).
+        if let turn = evidence.turn {
+            report.turn = turn
+            if case .some(let ended) = moderation.reporting(turn) {
+                report.drawing = ended
+                report.turnEnded = true
+            }
+        }
+        return file(report, outbox: outbox)
+    }
+
+    /// Files a report (rate-limited per reporter) and answers `reported` once it is stored.
+    func file(_ report: ReportDesk.Report, outbox: Outbox) -> ProtocolError? {
+        switch fileReport(report) {
         case .failure(let error):
             return error
+        case .success(let filed):
+            guard let stored = filed.stored else {
+                send(.reported(id: filed.id), to: outbox)
+                return nil
+            }
+            Task {
+                await stored.value
+                self.send(.reported(id: filed.id), to: outbox)
+            }
+            return nil
+        }
+    }
+
+    /// Files a report: the desk (budget, memory), then the store. `stored` ends once the
+    /// store has it (or failed to take it: then it is kept in memory, and the log says so);
+    /// nil without a store.
+    func fileReport(_ report: ReportDesk.Report) -> Result<(id: String, stored: Task<Void, Never>?), ProtocolError> {
+        switch moderation.withDesk({ $0.file(report, now: clock.now) }) {
+        case .failure(let error):
+            return .failure(error)
         case .success(let filed):
             logger.info("report filed", metadata: [
                 "report": "\(filed.id)", "reason": "\(filed.reason.rawValue)", "room": "\(filed.room?.rawValue ?? "-")",
             ])
-            guard let archive = moderation.archive else {
-                send(.reported(id: filed.id), to: outbox)
-                return nil
-            }
+            // The turn may have ended meanwhile: `turnFinished` linked what the desk held
+            // then, this links the rest (and the store's row, once written).
+            let ended = filed.turn.flatMap { filed.turnEnded ? nil : moderation.finished($0) }
+            if let turn = filed.turn, case .some(let drawing) = ended { moderation.withDesk { $0.link(turn, to: drawing) } }
+            guard let archive = moderation.archive else { return .success((filed.id, nil)) }
             // Answered once stored, so every node's moderator can see it by then. A store
             // that fails keeps it in memory (listed from there) and says so in the log.
-            Task { [logger, moderation] in
+            let stored = Task { [logger, moderation] in
                 do {
                     try await archive.storeReport(filed)
                     moderation.withDesk { $0.markStored(filed.id) }
+                    if let turn = filed.turn, !filed.turnEnded, case .some(let drawing) = moderation.finished(turn) {
+                        try await archive.linkReports(turn: turn, to: drawing)
+                    }
                 } catch {
                     logger.error("a report could not be stored; it is kept in memory", metadata: ["report": "\(filed.id)", "error": "\(error)"])
                 }
-                self.send(.reported(id: filed.id), to: outbox)
             }
-            return nil
+            return .success((filed.id, stored))
+        }
+    }
+
+    /// A turn ended (its room calls this under its lock): reports made while it was drawn
+    /// name its drawing now in memory; the store's rows are linked in the batch that writes
+    /// the turn (and by `fileReport` for a row written after that batch).
+    func turnFinished(_ record: TurnRecord) {
+        moderation.turnFinished(TurnKey(record), drawing: record.drawing)
+    }
+
+    /// `gallery`: the player's setting, in memory at once and in the store just after, when
+    /// it changed (the client repeats it after every `welcome`).
+    func setListed(_ listed: Bool, for player: PlayerID) {
+        guard moderation.setListed(listed, for: player), moderation.store != nil else { return }
+        Task { [logger, moderation] in
+            do {
+                try await moderation.persistListed(for: player)
+            } catch {
+                logger.error("a gallery setting could not be stored; it is kept in memory", metadata: ["player": "\(player)", "error": "\(error)"])
+            }
         }
     }
 

@@ -244,7 +244,7 @@ final class GameSession: WebSocketService {
         case .invite(let target):
             return server.invite(target, from: player)
         case .gallery(let listed):
-            server.moderation.setListed(listed, for: player)
+            server.setListed(listed, for: player)
             send(.gallery(listed: listed))
             return nil
         case .report(let request):

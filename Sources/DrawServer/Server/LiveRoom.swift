@@ -306,6 +306,7 @@ final class LiveRoom: Sendable {
                 server.released(player, from: code)
             case .turnFinished(let record):
                 server.store.turnFinished(record)
+                server.turnFinished(record)
                 // A person's drawing: bots may draw it once players like it (`turnRated`).
                 s.lastTurn = record.drawing != nil && s.bots[record.drawer] == nil ? record : nil
             case .gameFinished(let record):

@@ -24,7 +24,8 @@ struct ReportDesk: Sendable {
         var reported: PlayerID?
         var reportedName: String?
         var room: RoomCode?
-        /// The reported drawing's id; nil for a chat line or an unfinished canvas.
+        /// The reported drawing's id; nil for a chat line, or a canvas whose turn has not
+        /// ended yet (then `turn` names it) or ended empty.
         var drawing: DrawingID?
         /// The reported chat line's text.
         var chatText: String?
@@ -33,6 +34,10 @@ struct ReportDesk: Sendable {
         /// The canvas when reported: the drawing's stroke log (its final frame is the
         /// snapshot, the whole log the time-lapse).
         var strokes: StrokeLog?
+        /// The turn of a canvas reported during a game: once it ends, `drawing` is its
+        /// drawing (nil when it ended with an empty canvas) and `turnEnded` is set.
+        var turn: TurnKey? = nil
+        var turnEnded = false
         /// The store has it (then the store's copy is the one listed).
         var stored = false
     }
@@ -84,6 +89,15 @@ struct ReportDesk: Sendable {
     /// The store took the report.
     mutating func markStored(_ id: String) {
         if let index = open.firstIndex(where: { $0.id == id }) { open[index].stored = true }
+    }
+
+    /// The turn ended: reports made while it was drawn now name its drawing (nil: the
+    /// canvas ended empty).
+    mutating func link(_ turn: TurnKey, to drawing: DrawingID?) {
+        for index in open.indices where open[index].turn == turn && !open[index].turnEnded {
+            open[index].drawing = drawing
+            open[index].turnEnded = true
+        }
     }
 
     /// Closes every report about a drawing that was removed; returns how many.

@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'لا توجد رسومات هنا بعد.',
   'gallery.back': 'العب',
   'gallery.failed': 'تعذّر تحميل المعرض.',
+  'gallery.reportHint': 'العب مباراة في هذا المتصفح لتتمكن من الإبلاغ عن الرسومات هنا.',
+  'report.failed': 'تعذّر إرسال البلاغ.',
+  'report.own': 'لا يمكنك الإبلاغ عن رسمتك.',
   'gallery.showDrawings': 'الرسومات ({n})',
   'gallery.showPodium': 'منصة التتويج',
 };

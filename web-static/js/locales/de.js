@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Hier gibt es noch keine Zeichnungen.',
   'gallery.back': 'Spielen',
   'gallery.failed': 'Die Galerie konnte nicht geladen werden.',
+  'gallery.reportHint': 'Spiel in diesem Browser eine Runde, um hier Zeichnungen melden zu können.',
+  'report.failed': 'Deine Meldung konnte nicht gesendet werden.',
+  'report.own': 'Du kannst deine eigene Zeichnung nicht melden.',
   'gallery.showDrawings': 'Zeichnungen ({n})',
   'gallery.showPodium': 'Siegertreppchen',
 };

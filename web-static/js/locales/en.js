@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'No drawings here yet.',
   'gallery.back': 'Play',
   'gallery.failed': 'The gallery could not be loaded.',
+  'gallery.reportHint': 'Play a game in this browser to report drawings here.',
+  'report.failed': 'Your report could not be sent.',
+  'report.own': 'You cannot report your own drawing.',
   'gallery.showDrawings': 'Drawings ({n})',
   'gallery.showPodium': 'Podium',
 };

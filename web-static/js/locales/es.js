@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Aún no hay dibujos aquí.',
   'gallery.back': 'Jugar',
   'gallery.failed': 'No se pudo cargar la galería.',
+  'gallery.reportHint': 'Juega una partida en este navegador para poder denunciar dibujos aquí.',
+  'report.failed': 'No se pudo enviar tu denuncia.',
+  'report.own': 'No puedes denunciar tu propio dibujo.',
   'gallery.showDrawings': 'Dibujos ({n})',
   'gallery.showPodium': 'Podio',
 };

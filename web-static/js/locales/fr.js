@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Pas encore de dessins ici.',
   'gallery.back': 'Jouer',
   'gallery.failed': 'Impossible de charger la galerie.',
+  'gallery.reportHint': 'Jouez une partie dans ce navigateur pour pouvoir signaler des dessins ici.',
+  'report.failed': 'Votre signalement n’a pas pu être envoyé.',
+  'report.own': 'Vous ne pouvez pas signaler votre propre dessin.',
   'gallery.showDrawings': 'Dessins ({n})',
   'gallery.showPodium': 'Podium',
 };

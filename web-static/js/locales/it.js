@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Ancora nessun disegno qui.',
   'gallery.back': 'Gioca',
   'gallery.failed': 'Impossibile caricare la galleria.',
+  'gallery.reportHint': 'Gioca una partita in questo browser per poter segnalare i disegni qui.',
+  'report.failed': 'Non è stato possibile inviare la segnalazione.',
+  'report.own': 'Non puoi segnalare il tuo disegno.',
   'gallery.showDrawings': 'Disegni ({n})',
   'gallery.showPodium': 'Podio',
 };

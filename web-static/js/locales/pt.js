@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Ainda não há desenhos aqui.',
   'gallery.back': 'Jogar',
   'gallery.failed': 'Não foi possível carregar a galeria.',
+  'gallery.reportHint': 'Jogue uma partida neste navegador para poder denunciar desenhos aqui.',
+  'report.failed': 'Não foi possível enviar sua denúncia.',
+  'report.own': 'Você não pode denunciar seu próprio desenho.',
   'gallery.showDrawings': 'Desenhos ({n})',
   'gallery.showPodium': 'Pódio',
 };

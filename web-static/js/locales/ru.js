@@ -267,6 +267,9 @@ export default {
   'gallery.empty': 'Здесь пока нет рисунков.',
   'gallery.back': 'Играть',
   'gallery.failed': 'Не удалось загрузить галерею.',
+  'gallery.reportHint': 'Сыграйте в этом браузере, чтобы жаловаться на рисунки здесь.',
+  'report.failed': 'Не удалось отправить жалобу.',
+  'report.own': 'Нельзя пожаловаться на собственный рисунок.',
   'gallery.showDrawings': 'Рисунки ({n})',
   'gallery.showPodium': 'Пьедестал',
 };

@@ -41,6 +41,12 @@ extension PostgresGameStore: DrawingArchive {
     static func writeDrawings(_ turns: [TurnRecord], on connection: PostgresConnection, logger: Logger) async throws {
         var wrote = false
         for record in turns {
+            // Reports of this canvas made while it was drawn name its drawing now (NULL: it
+            // ended empty), in the batch's transaction: also on the node that took the room over.
+            try await connection.query("""
+                UPDATE report SET drawing_id = \(record.drawing?.rawValue), turn_ended = true
+                WHERE turn_key = \(TurnKey(record).rawValue) AND NOT turn_ended
+                """, logger: logger)
             guard let drawing = record.drawing?.rawValue else { continue }
             wrote = true
             try await connection.query("""
@@ -73,6 +79,15 @@ extension PostgresGameStore: DrawingArchive {
             "SELECT strokes FROM turn WHERE drawing_id = \(id.rawValue)", logger: logger
         ).decode(String.self) {
             return try StrokeLog(ndjson: text)
+        }
+        return nil
+    }
+
+    func drawingDrawer(_ id: DrawingID) async throws -> (id: PlayerID, name: String)? {
+        for try await (drawer, name) in try await client.query(
+            "SELECT drawer, drawer_name FROM turn WHERE drawing_id = \(id.rawValue)", logger: logger
+        ).decode((String, String).self) {
+            return (PlayerID(drawer), name)
         }
         return nil
     }

@@ -28,6 +28,28 @@ extension PostgresSchema {
             "CREATE INDEX report_open ON report (filed_at) WHERE closed_at IS NULL",
             "CREATE INDEX report_by_drawing ON report (drawing_id)",
         ]),
+        // As SQLite's "v7 report turns, bans and gallery settings".
+        (12, [
+            "ALTER TABLE report ADD COLUMN turn_key TEXT",
+            "ALTER TABLE report ADD COLUMN turn_ended BOOLEAN NOT NULL DEFAULT false",
+            "CREATE INDEX report_by_turn ON report (turn_key) WHERE turn_key IS NOT NULL",
+            """
+            CREATE TABLE ban (
+                player_id TEXT PRIMARY KEY,
+                until_at BIGINT NOT NULL,
+                changed_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX ban_changed ON ban (changed_at)",
+            """
+            CREATE TABLE gallery_setting (
+                player_id TEXT PRIMARY KEY,
+                listed BOOLEAN NOT NULL,
+                changed_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX gallery_setting_changed ON gallery_setting (changed_at)",
+        ]),
     ]
 }
 
@@ -35,22 +57,22 @@ extension PostgresGameStore: ReportArchive {
     func storeReport(_ report: ReportDesk.Report) async throws {
         let r = try ReportRow(report)
         try await client.query("""
-            INSERT INTO report (id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes)
+            INSERT INTO report (id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended)
             VALUES (\(r.id), \(r.filedAt), \(r.reason), \(r.reporter), \(r.reporterName), \(r.reported), \(r.reportedName),
-                    \(r.room), \(r.drawing), \(r.chatText), \(r.chat), \(r.strokes))
+                    \(r.room), \(r.drawing), \(r.chatText), \(r.chat), \(r.strokes), \(r.turn), \(r.turnEnded))
             """, logger: logger)
     }
 
     func openReports(limit: Int) async throws -> [ReportDesk.Report] {
         try await reports(try await client.query("""
-            SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes
+            SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended
             FROM report WHERE closed_at IS NULL ORDER BY filed_at DESC, id DESC LIMIT \(limit)
             """, logger: logger))
     }
 
     func openReport(_ id: String) async throws -> ReportDesk.Report? {
         try await reports(try await client.query("""
-            SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes
+            SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended
             FROM report WHERE id = \(id) AND closed_at IS NULL
             """, logger: logger)).first
     }
@@ -73,6 +95,12 @@ extension PostgresGameStore: ReportArchive {
             """, logger: logger)
     }
 
+    func linkReports(turn: TurnKey, to drawing: DrawingID?) async throws {
+        try await client.query("""
+            UPDATE report SET drawing_id = \(drawing?.rawValue), turn_ended = true WHERE turn_key = \(turn.rawValue) AND NOT turn_ended
+            """, logger: logger)
+    }
+
     private func reports(_ rows: PostgresRowSequence) async throws -> [ReportDesk.Report] {
         var found: [ReportDesk.Report] = []
         for try await row in rows {
@@ -82,7 +110,8 @@ extension PostgresGameStore: ReportArchive {
                 reporter: try c[3].decode(String.self), reporterName: try c[4].decode(String.self),
                 reported: try c[5].decode(String?.self), reportedName: try c[6].decode(String?.self),
                 room: try c[7].decode(String?.self), drawing: try c[8].decode(String?.self),
-                chatText: try c[9].decode(String?.self), chat: try c[10].decode(String.self), strokes: try c[11].decode(String?.self)
+                chatText: try c[9].decode(String?.self), chat: try c[10].decode(String.self), strokes: try c[11].decode(String?.self),
+                turn: try c[12].decode(String?.self), turnEnded: try c[13].decode(Bool.self)
             ).report)
         }
         return found
