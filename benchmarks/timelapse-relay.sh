@@ -6,6 +6,8 @@
 # (/d/ID.apng?scale=4&max=N, a new N each time: a 3200x2400 APNG per request).
 # Prints each run's p50/p99/max and the renders served. Usage:
 #   benchmarks/timelapse-relay.sh [ROOMS] [PLAYERS] [SECONDS] [PAIRS]
+# With PIN=1 the server (event loops and render thread) runs on core 0 and the load
+# generator and image client on core 1, so the generator never competes with the loops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rooms=${1:-16}
@@ -24,7 +26,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin" serve --port 0 --db "$work/db.sqlite" --turn-end-seconds 1 --game-end-seconds 1 \
+server_cpus=()
+client_cpus=()
+if [ "${PIN:-0}" = 1 ]; then server_cpus=(taskset -c 0); client_cpus=(taskset -c 1); fi
+"${server_cpus[@]}" "$bin" serve --port 0 --db "$work/db.sqlite" --turn-end-seconds 1 --game-end-seconds 1 \
     --max-connections-per-ip 0 --ip-room-rate 1000/1s >"$work/server.log" 2>&1 &
 server=$!
 port=""
@@ -78,7 +83,7 @@ PY
 echo "timelapse-relay: drawing $id on port $port"
 
 render_loop() {
-    exec python3 - "$port" "$id" <<'PY'
+    exec "${client_cpus[@]}" python3 - "$port" "$id" <<'PY'
 import sys, time, urllib.request
 port, id = sys.argv[1], sys.argv[2]
 n, started = 8192, time.time()
@@ -91,7 +96,7 @@ PY
 }
 
 run() {
-    timeout $((seconds + 60)) "$bin" replay --url "ws://127.0.0.1:$port/ws" --log benchmarks/logs/sample-seed3-60fps.ndjson \
+    timeout $((seconds + 60)) "${client_cpus[@]}" "$bin" replay --url "ws://127.0.0.1:$port/ws" --log benchmarks/logs/sample-seed3-60fps.ndjson \
         --rooms "$rooms" --players "$players" --duration "$seconds" --warmup 2 --quiet --json "$work/$1.json" || true
     python3 - "$work/$1.json" "$1" <<'PY'
 import json, sys
