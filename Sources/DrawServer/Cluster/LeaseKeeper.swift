@@ -62,6 +62,13 @@ struct LeaseKeeper: Sendable {
 
     func isLost(_ code: RoomCode) -> Bool { leases[code]?.isLost ?? false }
 
+    /// The epoch this node last held for `code`, which it lost (ran out, or was taken):
+    /// the changes it still holds for the room are written under it, and the store's epoch
+    /// check refuses them if another node has taken the room since.
+    func lostEpoch(of code: RoomCode) -> Int64? {
+        if case .lost(let epoch?) = leases[code]?.state { epoch } else { nil }
+    }
+
     func isTracked(_ code: RoomCode) -> Bool { leases[code] != nil }
 
     /// The node wants to run `code`. A room it lost stays lost until `forget`.

@@ -17,10 +17,18 @@ extension PostgresGameStore {
         await perform(claims)
         var epochs: [RoomCode: Int64] = [:]
         var unclaimed = Set<RoomCode>()
+        // Rooms this node stopped running when their leases ran out (the database was
+        // away): what it still holds for them is written under the epoch it had, unless
+        // another node has taken them since (the epoch check below refuses it then), and
+        // their leases are then released so a node takes them over at once.
+        var expired: [RoomCode: Int64] = [:]
         keeper.withLock { k in
             for code in rooms {
                 if let epoch = k.epoch(of: code) {
                     epochs[code] = epoch
+                } else if let epoch = k.lostEpoch(of: code) {
+                    epochs[code] = epoch
+                    expired[code] = epoch
                 } else if !k.isLost(code) {
                     unclaimed.insert(code)
                 }
@@ -47,6 +55,9 @@ extension PostgresGameStore {
                 for case .roomClosed(let code) in writable where !fenced.contains(code) {
                     actions += k.release(code)
                 }
+            }
+            for (code, epoch) in expired.sorted(by: { $0.key < $1.key }) where !fenced.contains(code) {
+                actions.append(.release(code, epoch: epoch))
             }
             for code in fenced.sorted() {
                 if let epoch = epochs[code] { logger.warning("\(StaleLeaseError(room: code, node: nodeID, epoch: epoch))") }

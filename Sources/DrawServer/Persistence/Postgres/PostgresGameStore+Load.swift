@@ -58,9 +58,12 @@ extension PostgresGameStore {
     /// died, or stopped and released them), as the start-up load does; nil when there are
     /// none. The rooms' players come with them, so their tokens resume here.
     func takeOverOrphans() async throws -> StoredState? {
-        // A room this node lost may come back to it once its new owner is gone too.
+        // A room this node lost may come back to it once its new owner is gone too, or
+        // (its lease ran out while the database was away) once the changes this node held
+        // for it are written: until then it is not taken back here, so they go in first.
+        let held = roomsWithPendingChanges
         let tracked = keeper.withLock { k -> [String] in
-            for code in k.leases.keys where k.isLost(code) { k.forget(code) }
+            for code in k.leases.keys where k.isLost(code) && !held.contains(code) { k.forget(code) }
             return k.leases.keys.map(\.rawValue)
         }
         let sentAt = clock.now
