@@ -139,7 +139,9 @@ extension PostgresFaultTests {
         let node = try await ServerProcess(["--store", "\(url)", "--node-id", "solo", "--web-root", "web-static", "--moderator-token", PersistenceTests.token])
         let game = try await Self.playUntilScored(port: node.port, url: url)
         let canvas = try await Self.blipMidTurn(game, url: url, owner: node.port)
+        let allowed = ContinuousClock.now
         let back = try await Self.reconnect(game, to: [node.port], nodes: ["solo": node.port])
+        print("database blip, one node: players back in the room \(ContinuousClock.now - allowed) after the database")
         Self.expectSameGame(game, back)
         #expect(try await Self.canvas(game.code, port: node.port) == canvas, "the stroke held through the outage is kept")
         #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room_leases WHERE code = '\(game.code)'") == 2, "taken back at a new epoch")
@@ -154,7 +156,9 @@ extension PostgresFaultTests {
         let two = try await ServerProcess(flags + ["--node-id", "two"])
         let game = try await Self.playUntilScored(port: one.port, url: url)
         let canvas = try await Self.blipMidTurn(game, url: url, owner: one.port)
+        let allowed = ContinuousClock.now
         let back = try await Self.reconnect(game, to: [one.port, two.port], nodes: ["one": one.port, "two": two.port])
+        print("database blip, two nodes: players back in the room \(ContinuousClock.now - allowed) after the database")
         Self.expectSameGame(game, back)
         #expect(try await Self.canvas(game.code, port: one.port) == canvas, "the stroke held through the outage is kept")
         // One owner, and both nodes agree which.
