@@ -26,7 +26,7 @@ extension PostgresGameStore {
             for code in rooms {
                 if let epoch = k.epoch(of: code) {
                     epochs[code] = epoch
-                } else if let epoch = k.lostEpoch(of: code) {
+                } else if let epoch = k.ranOutEpoch(of: code) {
                     epochs[code] = epoch
                     expired[code] = epoch
                 } else if !k.isLost(code) {
@@ -34,7 +34,7 @@ extension PostgresGameStore {
                 }
             }
         }
-        // A lost room's changes are dropped: another node runs it now. (Copied only then:
+        // A lost room's changes are dropped otherwise: another node runs it now. (Copied only then:
         // each copy retains every change's payload.)
         let writable = epochs.count == rooms.count ? changes : changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
@@ -55,6 +55,9 @@ extension PostgresGameStore {
                 for case .roomClosed(let code) in writable where !fenced.contains(code) {
                     actions += k.release(code)
                 }
+            }
+            keeper.withLock { k in
+                for code in expired.keys { k.heldChangesWritten(code) }
             }
             for (code, epoch) in expired.sorted(by: { $0.key < $1.key }) where !fenced.contains(code) {
                 actions.append(.release(code, epoch: epoch))
