@@ -6,7 +6,7 @@ import Testing
 @Suite("Room leases (state machine)")
 struct LeaseKeeperTests {
     let room = RoomCode(parsing: "ABCDEF")!
-    let configuration = LeaseKeeper.Configuration(durationMs: 6_000, renewAfterMs: 2_000, safetyMarginMs: 500)
+    let configuration = LeaseKeeper.Configuration(duration: .seconds(6), renewAfter: .seconds(2), safetyMargin: .milliseconds(500))
 
     func at(_ ms: Int64) -> Timestamp { Timestamp(milliseconds: ms) }
 
@@ -18,7 +18,7 @@ struct LeaseKeeperTests {
         #expect(keeper.acquired(room, epoch: 3).isEmpty)
         #expect(keeper.epoch(of: room) == 3)
         #expect(keeper.tick(now: at(2_999)).isEmpty)
-        // Renewal is due `renewAfterMs` after the request that set the lease was sent.
+        // Renewal is due `renewAfter` after the request that set the lease was sent.
         #expect(keeper.tick(now: at(3_000)) == [.renew(room, epoch: 3)])
         #expect(keeper.tick(now: at(3_500)).isEmpty, "one renewal in flight")
         keeper.renewed(room, epoch: 3)
@@ -35,6 +35,26 @@ struct LeaseKeeperTests {
         #expect(keeper.want(room, now: at(9_000)).isEmpty, "a lost room stays lost")
         keeper.forget(room)
         #expect(keeper.want(room, now: at(9_000)) == [.acquire(room)])
+    }
+
+    /// A lease that ran out here (the database away) leaves its epoch for the changes the
+    /// node still holds, once; a lease another node took does not.
+    @Test func aLeaseThatRanOutKeepsItsEpochForTheHeldChangesOnce() {
+        var keeper = LeaseKeeper(configuration: configuration)
+        _ = keeper.want(room, now: at(0))
+        _ = keeper.acquired(room, epoch: 4)
+        #expect(keeper.ranOutEpoch(of: room) == nil, "held, not run out")
+        #expect(keeper.tick(now: at(2_000)) == [.renew(room, epoch: 4)])
+        #expect(keeper.tick(now: at(5_500)) == [.lost(room, epoch: 4)], "the renewal never came back")
+        #expect(keeper.ranOutEpoch(of: room) == 4)
+        keeper.heldChangesWritten(room)
+        #expect(keeper.ranOutEpoch(of: room) == nil, "only once")
+
+        var taken = LeaseKeeper(configuration: configuration)
+        _ = taken.want(room, now: at(0))
+        _ = taken.acquired(room, epoch: 4)
+        #expect(taken.fenced(room, epoch: 4) == [.lost(room, epoch: 4)])
+        #expect(taken.ranOutEpoch(of: room) == nil, "another node runs it: nothing more is written")
     }
 
     @Test func validityCountsFromTheRequestNotTheAnswer() {
@@ -121,7 +141,7 @@ struct LeaseKeeperTests {
 
     @Test func defaultsResumeAKilledNodesRoomWellUnderFiveSecondsAndNeverOverlap() throws {
         let defaults = LeaseKeeper.Configuration()
-        #expect(defaults.durationMs == 3_000 && defaults.renewAfterMs == 1_000)
+        #expect(defaults.duration == .seconds(3) && defaults.renewAfter == .seconds(1))
         #expect(defaults.problem == nil)
         let tickMs: Int64 = 75 // the writer loop's batch interval
         let scanMs: Int64 = 500 // the take-over scan (`directoryInterval`)
@@ -188,14 +208,15 @@ struct LeaseKeeperTests {
     }
 
     @Test func unsafeLeaseFlagsAreRefused() throws {
-        #expect(LeaseKeeper.milliseconds(parsing: "3s") == 3_000)
-        #expect(LeaseKeeper.milliseconds(parsing: "2.5s") == 2_500)
-        #expect(LeaseKeeper.milliseconds(parsing: "800ms") == 800)
-        #expect(LeaseKeeper.milliseconds(parsing: "3") == nil)
-        #expect(LeaseKeeper.milliseconds(parsing: "-1s") == nil)
-        #expect(LeaseKeeper.milliseconds(parsing: "fast") == nil)
+        #expect(LeaseKeeper.duration(parsing: "3s") == .seconds(3))
+        #expect(LeaseKeeper.duration(parsing: "2.5s") == .milliseconds(2_500))
+        #expect(LeaseKeeper.duration(parsing: "800ms") == .milliseconds(800))
+        #expect(LeaseKeeper.duration(parsing: "3") == nil, "a bare number could mean either unit")
+        #expect(LeaseKeeper.duration(parsing: "-1s") == nil)
+        #expect(LeaseKeeper.duration(parsing: "fast") == nil)
         let parsed = try ServeCommand.leaseConfiguration(duration: "6s", renew: "2s")
-        #expect(parsed.durationMs == 6_000 && parsed.renewAfterMs == 2_000)
+        #expect(parsed.duration == .seconds(6) && parsed.renewAfter == .seconds(2))
+        #expect(parsed.durationMs == 6_000, "the store's SQL takes whole milliseconds")
         #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "3s", renew: "2s") }
         #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "500ms", renew: nil) }
         #expect(throws: (any Error).self) { try ServeCommand.leaseConfiguration(duration: "3s", renew: "10ms") }

@@ -54,6 +54,7 @@ struct ModeratorTests {
             #expect(all.first?.objectValue?["code"]?.stringValue == code)
             #expect(all.first?.objectValue?["phase"]?.stringValue == "lobby")
             #expect(all.first?.objectValue?["players"]?.intValue == 1)
+            #expect(all.first?.objectValue?["node"] == nil, "one node: rooms name no node")
         }
     }
 

@@ -47,4 +47,45 @@ extension PersistenceTests.PostgresServeTests {
         #expect(await one.waitForExit(seconds: 15) == 0)
         #expect(await two.waitForExit(seconds: 15) == 0)
     }
+
+    /// The moderator's room list, asked of either node, covers both nodes' rooms (private
+    /// ones too), each naming the node that runs it; the anonymous list stays public only.
+    @Test(.enabled(if: TestPostgres.isAvailable, TestPostgres.skipped))
+    func theModeratorsRoomListCoversEveryNode() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let token = PersistenceTests.token
+        let flags = ["--store", "\(url)", "--web-root", "web-static", "--moderator-token", token]
+        let one = try await ServerProcess(flags + ["--node-id", "one"])
+        let two = try await ServerProcess(flags + ["--node-id", "two"])
+        let (ada, cleo) = (TestClient.connect(port: one.port), TestClient.connect(port: two.port))
+        try await ada.hello("Ada")
+        try await cleo.hello("Cleo")
+        ada.send(#"{"t":"create","public":false}"#)
+        let hidden = try #require(try await ada.next("room")["code"]?.stringValue)
+        cleo.send(#"{"t":"create","public":true}"#)
+        let shown = try #require(try await cleo.next("room")["code"]?.stringValue)
+
+        func listed(_ port: Int, token: String?) async throws -> [String: String] {
+            let list = JSONValue.parse(try await HTTP.get(port: port, path: "/api/rooms", token: token).body)?.arrayValue ?? []
+            var nodes: [String: String] = [:]
+            for room in list.compactMap(\.objectValue) {
+                if let code = room["code"]?.stringValue { nodes[code] = room["node"]?.stringValue ?? "" }
+            }
+            return nodes
+        }
+        // Each node learns of the other's rooms at its next directory refresh (0.5 s).
+        for port in [one.port, two.port] {
+            var nodes: [String: String] = [:]
+            try await waitUntil {
+                nodes = try await listed(port, token: token)
+                return nodes.count == 2
+            }
+            #expect(nodes == [hidden: "one", shown: "two"], "asked of port \(port)")
+        }
+        #expect(try await listed(one.port, token: nil).keys.sorted() == [shown], "the public list: no private room, from either node")
+        one.signal(SIGTERM)
+        two.signal(SIGTERM)
+        #expect(await one.waitForExit(seconds: 15) == 0)
+        #expect(await two.waitForExit(seconds: 15) == 0)
+    }
 }

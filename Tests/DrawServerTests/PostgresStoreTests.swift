@@ -12,7 +12,9 @@ struct PostgresStoreTests {
 
     func open(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> PostgresGameStore {
         var configuration = PostgresGameStore.Configuration()
-        configuration.leases = LeaseKeeper.Configuration(durationMs: leaseMs, renewAfterMs: leaseMs / 3, safetyMarginMs: leaseMs / 10)
+        configuration.leases = LeaseKeeper.Configuration(
+            duration: .milliseconds(leaseMs), renewAfter: .milliseconds(leaseMs / 3), safetyMargin: .milliseconds(leaseMs / 10)
+        )
         return try await PostgresGameStore.open(url: url, nodeID: node, configuration: configuration, logger: logger)
     }
 

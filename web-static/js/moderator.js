@@ -176,6 +176,9 @@ function updateCard(card) {
   if (d && d.round > 0 && phase !== 'lobby') parts.push(`Round ${d.round}/${d.rounds}`);
   parts.push(`${players ?? '?'}${r.maxPlayers ? `/${r.maxPlayers}` : ''} players`);
   parts.push(r.public === false ? 'private' : 'public');
+  // Several nodes on one store: the node that runs the room (absent on one node).
+  const node = r.node || d?.node;
+  if (node) parts.push(`node ${node}`);
   card.meta.replaceChildren(...parts.map((text) => el('span', { text })));
   if (d && Array.isArray(d.players)) {
     card.people.replaceChildren(...d.players.map((p) => {

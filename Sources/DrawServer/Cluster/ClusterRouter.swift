@@ -10,14 +10,14 @@ import Rooms
 struct ClusterRouter: Sendable {
     struct Configuration: Sendable, Equatable {
         /// How long an invitation waits for the invitee's node to say it delivered it.
-        var inviteTimeoutMs = 1_000
+        var inviteTimeout: Duration = .seconds(1)
         /// How often the node says where it can be reached.
-        var announceEveryMs = 2_000
+        var announceEvery: Duration = .seconds(2)
         /// A node not heard from for this long is forgotten.
-        var forgetAfterMs = 10_000
+        var forgetAfter: Duration = .seconds(10)
         /// How long a player whose room moved to another node is sent there when it says
         /// hello here.
-        var rememberMovesMs = 30_000
+        var rememberMoves: Duration = .seconds(30)
     }
 
     enum Action: Sendable, Equatable {
@@ -79,7 +79,7 @@ struct ClusterRouter: Sendable {
     mutating func invite(_ target: PlayerID, from sender: PlayerID, text: String, now: Timestamp) -> [Action] {
         sequence += 1
         let id = "\(nodeID)/\(sequence)"
-        pending[id] = Pending(sender: sender, deadline: now + configuration.inviteTimeoutMs)
+        pending[id] = Pending(sender: sender, deadline: now + DurationText.milliseconds(configuration.inviteTimeout))
         return [.publish(.invite(id: id, origin: nodeID, target: target.rawValue, text: text))]
     }
 
@@ -108,7 +108,7 @@ struct ClusterRouter: Sendable {
         case .moved(let room, let node, let players):
             guard node != nodeID, let code = RoomCode(parsing: room) else { return [] }
             let ids = players.map(PlayerID.init)
-            for id in ids { moves[id] = (code, node, now + configuration.rememberMovesMs) }
+            for id in ids { moves[id] = (code, node, now + DurationText.milliseconds(configuration.rememberMoves)) }
             let here = ids.filter(isConnectedHere)
             return here.isEmpty ? [] : [.redirect(players: here, room: code, node: node)]
         }
@@ -122,10 +122,10 @@ struct ClusterRouter: Sendable {
             actions.append(.notOnline(sender: request.sender))
         }
         if nextAnnounce.map({ now >= $0 }) ?? true {
-            nextAnnounce = now + configuration.announceEveryMs
+            nextAnnounce = now + DurationText.milliseconds(configuration.announceEvery)
             actions.append(.publish(.node(id: nodeID, url: advertise)))
         }
-        peers = peers.filter { now - $0.value.heardAt < configuration.forgetAfterMs }
+        peers = peers.filter { now - $0.value.heardAt < DurationText.milliseconds(configuration.forgetAfter) }
         moves = moves.filter { now < $0.value.until }
         return actions
     }

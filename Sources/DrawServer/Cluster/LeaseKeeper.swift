@@ -9,49 +9,54 @@ struct LeaseKeeper: Sendable {
         /// How long the store keeps a lease after an acquire or renewal (`--lease-duration`).
         /// A killed node's rooms are taken over at most this long after its last renewal,
         /// plus one take-over scan.
-        var durationMs = 3_000
+        var duration: Duration = .seconds(3)
         /// A held lease is renewed this long after the request that last set it
         /// (`--lease-renew`).
-        var renewAfterMs = 1_000
+        var renewAfter: Duration = .seconds(1)
         /// Given up this long before the node's estimate of the expiry (clock rate
         /// differences, the time a renewal takes to be acted on).
-        var safetyMarginMs = 500
+        var safetyMargin: Duration = .milliseconds(500)
 
         /// How long the node counts a lease valid after the request that set it.
-        var validityMs: Int { durationMs - safetyMarginMs }
+        var validity: Duration { duration - safetyMargin }
 
-        /// Why these durations are unsafe, or nil. A renewal is sent `renewAfterMs` after the
+        /// Why these durations are unsafe, or nil. A renewal is sent `renewAfter` after the
         /// last one; it must leave time for at least one more try (a renewal that fails is
         /// retried at the next tick) before the node's own estimate of the expiry, which is
         /// what keeps two nodes from ever running one room.
         var problem: String? {
-            if durationMs < Self.minimumDurationMs { return "the lease duration must be at least \(Self.minimumDurationMs) ms" }
-            if durationMs > Self.maximumDurationMs { return "the lease duration must be at most \(Self.maximumDurationMs / 1000) s" }
-            if renewAfterMs < Self.minimumRenewMs { return "the lease renewal interval must be at least \(Self.minimumRenewMs) ms" }
-            if renewAfterMs * 2 > validityMs {
-                return "the lease renewal interval (\(renewAfterMs) ms) must be at most half of the lease duration less \(safetyMarginMs) ms (\(validityMs / 2) ms)"
+            func text(_ d: Duration) -> String { DurationText.describe(d) }
+            if duration < Self.minimumDuration { return "the lease duration must be at least \(text(Self.minimumDuration))" }
+            if duration > Self.maximumDuration { return "the lease duration must be at most \(text(Self.maximumDuration))" }
+            if renewAfter < Self.minimumRenew { return "the lease renewal interval must be at least \(text(Self.minimumRenew))" }
+            if renewAfter * 2 > validity {
+                return "the lease renewal interval (\(text(renewAfter))) must be at most half of the lease duration less \(text(safetyMargin)) (\(text(validity / 2)))"
             }
             return nil
         }
 
-        static let minimumDurationMs = 1_000
-        static let maximumDurationMs = 600_000
-        static let minimumRenewMs = 100
+        static let minimumDuration = Duration.seconds(1)
+        static let maximumDuration = Duration.seconds(600)
+        static let minimumRenew = Duration.milliseconds(100)
+
+        /// The lease duration in whole milliseconds, as the store's SQL takes it.
+        var durationMs: Int { DurationText.milliseconds(duration) }
+        /// The game clock (`Timestamp`) counts milliseconds.
+        fileprivate var validityMs: Int { DurationText.milliseconds(validity) }
+        fileprivate var renewAfterMs: Int { DurationText.milliseconds(renewAfter) }
     }
 
-    /// A duration written `3s`, `1500ms` or `2.5s`, in milliseconds; nil for anything else.
-    static func milliseconds(parsing text: String) -> Int? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        if text.hasSuffix("ms") {
-            guard let value = Int(text.dropLast(2)), value >= 0 else { return nil }
-            return value
-        }
-        guard text.hasSuffix("s"), let seconds = Double(text.dropLast()), seconds.isFinite, seconds >= 0, seconds <= 86_400 else { return nil }
-        return Int((seconds * 1000).rounded())
+    /// A lease flag's value: a number and a unit (`3s`, `2500ms`, `2.5s`); a bare number
+    /// is refused, since `3` could mean seconds or milliseconds. Nil for anything else.
+    static func duration(parsing text: String) -> Duration? {
+        guard text.trimmingCharacters(in: .whitespaces).last?.isLetter == true else { return nil }
+        return DurationText.parse(text, bareUnit: .seconds)
     }
 
     let configuration: Configuration
     private(set) var leases: [RoomCode: RoomLease] = [:]
+    /// Rooms lost because their leases ran out here (see `ranOutEpoch`).
+    private var ranOut: [RoomCode: Int64] = [:]
 
     init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -61,6 +66,18 @@ struct LeaseKeeper: Sendable {
     func epoch(of code: RoomCode) -> Int64? { leases[code]?.heldEpoch }
 
     func isLost(_ code: RoomCode) -> Bool { leases[code]?.isLost ?? false }
+
+    /// The epoch of a lease that ran out on this node's clock (not one another node took):
+    /// the changes the node still holds for the room may be written under it once, and the
+    /// store's epoch check refuses them if another node has taken the room since.
+    func ranOutEpoch(of code: RoomCode) -> Int64? {
+        guard let epoch = ranOut[code], case .lost(epoch) = leases[code]?.state else { return nil }
+        return epoch
+    }
+
+    /// The held changes of a room whose lease ran out were written (or refused): anything
+    /// later for it is dropped.
+    mutating func heldChangesWritten(_ code: RoomCode) { ranOut[code] = nil }
 
     func isTracked(_ code: RoomCode) -> Bool { leases[code] != nil }
 
@@ -119,6 +136,7 @@ struct LeaseKeeper: Sendable {
 
     /// The node stops running `code` (room closed): release the lease.
     mutating func release(_ code: RoomCode) -> [LeaseAction] {
+        ranOut[code] = nil
         guard let lease = leases.removeValue(forKey: code) else { return [] }
         if let epoch = lease.heldEpoch { return [.release(code, epoch: epoch)] }
         return []
@@ -126,7 +144,10 @@ struct LeaseKeeper: Sendable {
 
     /// Drops a lost room's entry, so it may be wanted again.
     mutating func forget(_ code: RoomCode) {
-        if leases[code]?.isLost == true { leases[code] = nil }
+        if leases[code]?.isLost == true {
+            leases[code] = nil
+            ranOut[code] = nil
+        }
     }
 
     /// Renewals that are due, and leases that ran out before a renewal came back.
@@ -136,6 +157,7 @@ struct LeaseKeeper: Sendable {
             guard case .held(let epoch, let validUntil, let renewSentAt) = leases[code]?.state else { continue }
             if now >= validUntil {
                 actions += lose(code, ifEpoch: epoch)
+                ranOut[code] = epoch
             } else if renewSentAt == nil, now >= validUntil + (configuration.renewAfterMs - configuration.validityMs) {
                 leases[code]?.state = .held(epoch: epoch, validUntil: validUntil, renewSentAt: now)
                 actions.append(.renew(code, epoch: epoch))

@@ -10,6 +10,15 @@ final class RemoteRooms: Sendable {
         var owners: [RoomCode: String] = [:]
         /// Their public rooms, for the room list.
         var publicRooms: [RoomSummary] = []
+        /// All their rooms, public or not, each with the node that runs it: the
+        /// moderator's room list.
+        var allRooms: [Listed] = []
+    }
+
+    /// A room another node runs, as the moderator's room list shows it.
+    struct Listed: Sendable, Equatable {
+        var summary: RoomSummary
+        var node: String
     }
 
     private let directory = Mutex(Directory())
@@ -85,6 +94,8 @@ final class RemoteRooms: Sendable {
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
 
     var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }
+
+    var allRooms: [Listed] { directory.withLock { $0.allRooms } }
 
     func replace(_ new: Directory) { directory.withLock { $0 = new } }
 

@@ -262,12 +262,12 @@ struct ServeCommand: AsyncParsableCommand {
     static func leaseConfiguration(duration: String?, renew: String?) throws -> LeaseKeeper.Configuration {
         var leases = LeaseKeeper.Configuration()
         if let duration {
-            guard let ms = LeaseKeeper.milliseconds(parsing: duration) else { throw ValidationError("--lease-duration must look like 3s or 2500ms, not \(duration)") }
-            leases.durationMs = ms
+            guard let value = LeaseKeeper.duration(parsing: duration) else { throw ValidationError("--lease-duration must look like 3s or 2500ms, not \(duration)") }
+            leases.duration = value
         }
         if let renew {
-            guard let ms = LeaseKeeper.milliseconds(parsing: renew) else { throw ValidationError("--lease-renew must look like 1s or 800ms, not \(renew)") }
-            leases.renewAfterMs = ms
+            guard let value = LeaseKeeper.duration(parsing: renew) else { throw ValidationError("--lease-renew must look like 1s or 800ms, not \(renew)") }
+            leases.renewAfter = value
         }
         if let problem = leases.problem { throw ValidationError("--lease-duration/--lease-renew: \(problem)") }
         return leases

@@ -16,7 +16,11 @@ extension DrawServerRuntime {
             let rooms: [RoomSummary]
             switch auth.check(request) {
             case .anonymous: rooms = self.server.publicRooms()
-            case .moderator: rooms = self.server.withLobby { $0.allRooms() }
+            case .moderator:
+                if self.server.configuration.cluster.store != nil {
+                    return Self.response(self.clusterRoomList(), contentType: "application/json")
+                }
+                rooms = self.server.withLobby { $0.allRooms() }
             case .refused: throw HTTPError(.unauthorized)
             }
             var body: [UInt8] = [UInt8(ascii: "[")]

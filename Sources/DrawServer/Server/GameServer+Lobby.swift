@@ -92,7 +92,7 @@ extension GameServer {
 
     /// `invite`: the invitee gets `invited` if online, here or (on a shared store) on
     /// another node; otherwise `not_online` (from another node: when none delivered it in
-    /// time, `ClusterRouter.Configuration.inviteTimeoutMs`).
+    /// time, `ClusterRouter.Configuration.inviteTimeout`).
     func invite(_ target: PlayerID, from player: PlayerID) -> ProtocolError? {
         let result: Result<(ServerMessage, Outbox?), ProtocolError> = withDirectory { d in
             d.lobby.invite(target, from: player).map { ($0.message, d.outboxes[$0.to]) }

@@ -49,7 +49,7 @@ final class LoopContext: @unchecked Sendable {
         while inFlight < concurrency, !waiting.isEmpty, !stopping {
             let client = waiting.removeFirst()
             inFlight += 1
-            client.connection.open(url)
+            client.connection.open(client.target ?? url)
         }
     }
 

@@ -42,6 +42,20 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     /// The drawer of the turn being watched or drawn.
     private var turnDrawer: String?
     private var reconnectDelayMs = 0
+    /// Where this client connects: nil for the run's URL; after a `redirect`, the path it
+    /// names on the same host and port (the balancer routes `?node=` to the room's node).
+    private(set) var target: ReplayURL?
+    /// A `redirect` being followed: the room to join once the new connection is welcomed.
+    private var redirectRoom: String?
+    /// Redirects followed since this client was last in a room: two nodes that disagree
+    /// about where a room runs would otherwise bounce it between them for ever.
+    private var redirectsInARow = 0
+    static let maxRedirectsInARow = 5
+    /// `room_not_found` answers to a join retried: a node learns of another node's new room
+    /// only at its next directory refresh (0.5 s), and the host made this room, so it exists.
+    private var joinRetries = 0
+    static let maxJoinRetries = 12
+    static let joinRetryDelay = TimeAmount.milliseconds(250)
 
     init(room: ReplayRoom, seat: Int) {
         self.room = room
@@ -61,8 +75,54 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
             connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
         } else if let code = room.code {
-            connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
+            join(code)
         }
+    }
+
+    private func join(_ code: String) {
+        connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
+    }
+
+    /// The room runs on another node (docs/PROTOCOL.md, `redirect`): open a new connection
+    /// to the same host and port at the message's `path`, resume there with the token
+    /// (`connected`), and join the room (`redirected`).
+    private func followRedirect(_ object: [String: Any]) {
+        guard let code = object["room"] as? String, let path = object["path"] as? String, path.hasPrefix("/"), token != nil else {
+            context.counters.serverErrors["bad_redirect", default: 0] += 1
+            return
+        }
+        context.counters.redirects += 1
+        redirectsInARow += 1
+        online = false
+        guard redirectsInARow <= Self.maxRedirectsInARow else {
+            context.counters.unexpectedCloses += 1
+            context.counters.closeCodes["redirect loop", default: 0] += 1
+            connection.close()
+            return
+        }
+        redirectRoom = code
+        var url = context.url
+        url.path = path
+        target = url
+        connection.close()
+        connection = ReplayConnection(eventLoop: room.eventLoop, peer: self)
+        wasConnected = false
+        counted = false
+        context.open(self)
+    }
+
+    /// Welcomed on the node a `redirect` named: the token resumed the same player there.
+    private func redirected(_ object: [String: Any], to code: String) {
+        redirectRoom = nil
+        guard object["resumed"] as? Bool == true else {
+            // The other node does not know the token: this seat cannot be taken again.
+            context.counters.unexpectedCloses += 1
+            context.counters.closeCodes["redirect refused", default: 0] += 1
+            connection.close()
+            return
+        }
+        online = true
+        join(code)
     }
 
     /// Says `ready` once per lobby (again after a game ends).
@@ -87,11 +147,17 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         releaseSlot()
         let name = "r\(room.index)p\(seat)"
         // After an outage the token resumes the same player in the same seat.
-        let resume = outage != nil ? token.map { #","token":"# + StrokeLog.jsonString($0) } ?? "" : ""
+        let resume = outage != nil || redirectRoom != nil ? token.map { #","token":"# + StrokeLog.jsonString($0) } ?? "" : ""
         connection.sendText(#"{"t":"hello","name":"# + StrokeLog.jsonString(String(name.prefix(24))) + resume + "}")
     }
 
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
+        // The connection this client left to follow a `redirect` (it was open: the redirect
+        // came over it); the new one is already on its way.
+        guard connection === self.connection else {
+            context.openConnections -= 1
+            return
+        }
         if wasConnected {
             context.openConnections -= 1
         } else {
@@ -122,6 +188,8 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             index = context.outages.count
             context.outages.append(ReplayOutage(startedAt: now, closeCode: code))
             outage = index
+            // Back through the run's URL (the balancer), as a client does after an outage.
+            target = nil
             if isWatchingTurn { outageToBook = index }
             reconnectDelayMs = 0
         }
@@ -169,14 +237,23 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
               let type = object["t"] as? String else { return }
         switch type {
         case "welcome":
-            if outage != nil { return resumed(object) }
+            if outage != nil {
+                resumed(object)
+                // The outage cut a redirect short: the room is still to be joined.
+                if online, let code = redirectRoom { redirectRoom = nil; join(code) }
+                return
+            }
+            if let code = redirectRoom { return redirected(object, to: code) }
             online = true
             token = object["token"] as? String
             playerID = object["playerId"] as? String
             context.counters.welcomed += 1
             guard !room.plan.idle else { return }
             enterRoom()
+        case "redirect":
+            followRedirect(object)
         case "room":
+            redirectsInARow = 0
             if seat == 0, room.code == nil, let code = object["code"] as? String { room.created(code: code) }
             if let canvas = object["canvas"] as? [String: Any], let w = canvas["w"] as? Int, let h = canvas["h"] as? Int {
                 room.canvas = CanvasSize(width: w, height: h)
@@ -246,6 +323,13 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                 context.counters.busyRetries += 1
                 let delay = max(10, min(60_000, object["retryAfterMs"] as? Int ?? room.plan.busyRetryDefaultMs))
                 room.eventLoop.scheduleTask(in: .milliseconds(Int64(delay))) { [self] in enterRoom() }
+            }
+            if code == "room_not_found", object["ref"] as? String == "join", seat > 0, joinRetries < Self.maxJoinRetries, let code = room.code {
+                joinRetries += 1
+                let sent = connection
+                room.eventLoop.scheduleTask(in: Self.joinRetryDelay) { [self] in
+                    if connection === sent, online { join(code) }
+                }
             }
         default:
             break

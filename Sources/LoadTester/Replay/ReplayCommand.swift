@@ -31,7 +31,7 @@ package struct ReplayCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "Server WebSocket URL, ws://HOST:PORT/ws.")
+    @Option(help: "Server WebSocket URL, ws://HOST:PORT/ws; with several nodes, the balancer's (a `redirect` is followed there).")
     var url: String?
     @Option(name: .customLong("log"), help: "Stroke log to replay (repeatable; rooms cycle through them). Default: the built-in sample drawing (seed 1).")
     var logs: [String] = []

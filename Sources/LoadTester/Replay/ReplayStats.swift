@@ -42,6 +42,8 @@ struct ReplayCounters: Sendable, Codable, Equatable {
     /// `--reconnect`: operations of the canvas the server replays after a resume (compacted,
     /// so not matched to what was sent; the turn's unreceived operations stay lost).
     var opsResynced = 0
+    /// `redirect` messages followed (the room runs on another node of a shared store).
+    var redirects = 0
 
     mutating func add(_ other: ReplayCounters) {
         framesSent += other.framesSent
@@ -69,6 +71,7 @@ struct ReplayCounters: Sendable, Codable, Equatable {
         welcomed += other.welcomed
         busyRetries += other.busyRetries
         opsResynced += other.opsResynced
+        redirects += other.redirects
     }
 
     /// Adds a finished turn of one guesser.
@@ -228,6 +231,9 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     var outages: [Outage]? = nil
     /// `server_busy` refusals of `create`/`join` retried over the whole run.
     var busyRetries = 0
+    /// `redirect` messages followed over the whole run: a join, or a resume, that reached a
+    /// node that does not run the room (several nodes on one store).
+    var redirects = 0
 
     /// Derives the figures from merged counters (pure, so it is unit-tested).
     static func make(
@@ -271,7 +277,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
             guessFallbacks: c.guessFallbacks,
             client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck),
-            server: server, idleConnections: nil, warnings: warnings, busyRetries: c.busyRetries
+            server: server, idleConnections: nil, warnings: warnings, busyRetries: c.busyRetries,
+            redirects: c.redirects
         )
     }
 }

@@ -40,6 +40,7 @@ extension ReplaySummary {
         }
         if outages?.isEmpty == true { row("outages", "none") }
         row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))
+        if redirects > 0 { row("redirects followed", "\(redirects)") }
         row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))
         row("client CPU", String(format: "%.1f%% of one core (%d core(s) usable, %d thread(s)), send lag p99 %.2f ms",
                                  client.cpuPercentOfOneCore, client.cores, client.threads, client.sendLagMs.p99))

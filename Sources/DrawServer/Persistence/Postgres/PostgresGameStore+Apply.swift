@@ -17,16 +17,24 @@ extension PostgresGameStore {
         await perform(claims)
         var epochs: [RoomCode: Int64] = [:]
         var unclaimed = Set<RoomCode>()
+        // Rooms this node stopped running when their leases ran out (the database was
+        // away): what it still holds for them is written under the epoch it had, unless
+        // another node has taken them since (the epoch check below refuses it then), and
+        // their leases are then released so a node takes them over at once.
+        var expired: [RoomCode: Int64] = [:]
         keeper.withLock { k in
             for code in rooms {
                 if let epoch = k.epoch(of: code) {
                     epochs[code] = epoch
+                } else if let epoch = k.ranOutEpoch(of: code) {
+                    epochs[code] = epoch
+                    expired[code] = epoch
                 } else if !k.isLost(code) {
                     unclaimed.insert(code)
                 }
             }
         }
-        // A lost room's changes are dropped: another node runs it now. (Copied only then:
+        // A lost room's changes are dropped otherwise: another node runs it now. (Copied only then:
         // each copy retains every change's payload.)
         let writable = epochs.count == rooms.count ? changes : changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
@@ -47,6 +55,12 @@ extension PostgresGameStore {
                 for case .roomClosed(let code) in writable where !fenced.contains(code) {
                     actions += k.release(code)
                 }
+            }
+            keeper.withLock { k in
+                for code in expired.keys { k.heldChangesWritten(code) }
+            }
+            for (code, epoch) in expired.sorted(by: { $0.key < $1.key }) where !fenced.contains(code) {
+                actions.append(.release(code, epoch: epoch))
             }
             for code in fenced.sorted() {
                 if let epoch = epochs[code] { logger.warning("\(StaleLeaseError(room: code, node: nodeID, epoch: epoch))") }

@@ -20,12 +20,16 @@ extension PostgresGameStore {
                 """, logger: logger).decode((String, String).self) {
                 if let code = RoomCode(parsing: code) { directory.owners[code] = node }
             }
-            for try await (code, name, players, maxPlayers, phase) in try await client.query("""
-                SELECT r.code, r.name, r.players, r.max_players, r.phase FROM room r JOIN room_leases l ON l.code = r.code
-                WHERE r.public AND l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
-                """, logger: logger).decode((String, String, Int, Int, String).self) {
+            // Every live room of the other nodes: the public ones for the lobby, all of them
+            // for the moderator's room list.
+            for try await (code, name, isPublic, players, maxPlayers, phase, node) in try await client.query("""
+                SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id FROM room r JOIN room_leases l ON l.code = r.code
+                WHERE l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
+                """, logger: logger).decode((String, String, Bool, Int, Int, String, String).self) {
                 guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
-                directory.publicRooms.append(RoomSummary(code: room, name: name, isPublic: true, players: players, maxPlayers: maxPlayers, phase: phase))
+                let summary = RoomSummary(code: room, name: name, isPublic: isPublic, players: players, maxPlayers: maxPlayers, phase: phase)
+                if isPublic { directory.publicRooms.append(summary) }
+                directory.allRooms.append(.init(summary: summary, node: node))
             }
             var players: [StoredState.Player] = []
             for try await (id, name, tokenHash) in try await client.query("""

@@ -3,10 +3,24 @@ import Rooms
 import Synchronization
 
 extension PostgresGameStore {
-    /// Renews the leases that are due and reports the ones that ran out.
-    func tickLeases() async {
+    /// Renews the leases that are due and reports the ones that ran out. Called on its own
+    /// clock (`keepLeases`), never behind a database call: a renewal or a commit that waits
+    /// (the database unreachable) must not hold up the check that stops a room when its
+    /// lease runs out, which is what keeps two nodes from running it.
+    func tickLeases() {
         let actions = keeper.withLock { $0.tick(now: clock.now) }
-        await perform(actions)
+        guard !actions.isEmpty else { return }
+        // A renewal in flight blocks further ones for its room (`renewSentAt`), so at most
+        // one such task per room waits while the database is away.
+        Task { await self.perform(actions) }
+    }
+
+    /// Ticks the leases every `leaseTick` until cancelled.
+    func keepLeases() async {
+        while !Task.isCancelled {
+            tickLeases()
+            try? await Task.sleep(for: configuration.leaseTick)
+        }
     }
 
     /// Releases every lease this node holds (its rooms were stopped and flushed); returns

@@ -58,9 +58,14 @@ extension PostgresGameStore {
     /// died, or stopped and released them), as the start-up load does; nil when there are
     /// none. The rooms' players come with them, so their tokens resume here.
     func takeOverOrphans() async throws -> StoredState? {
-        // A room this node lost may come back to it once its new owner is gone too.
+        // A room this node lost may come back to it once its new owner is gone too, or
+        // (its lease ran out while the database was away) once the changes this node held
+        // for it are written: until then it is not taken back here, so they go in first.
+        // (The queue is read, under the hot path's lock, only when some room was lost.)
+        let anyLost = keeper.withLock { k in k.leases.keys.contains { k.isLost($0) } }
+        let held = anyLost ? roomsWithPendingChanges : []
         let tracked = keeper.withLock { k -> [String] in
-            for code in k.leases.keys where k.isLost(code) { k.forget(code) }
+            for code in k.leases.keys where k.isLost(code) && !held.contains(code) { k.forget(code) }
             return k.leases.keys.map(\.rawValue)
         }
         let sentAt = clock.now

@@ -27,6 +27,9 @@ final class PostgresGameStore: GameStore, Service {
         /// the oldest are dropped (and logged).
         var maxRetainedChanges = 200_000
         var leases = LeaseKeeper.Configuration()
+        /// How often the leases are checked: renewals due, leases run out. Well inside
+        /// `LeaseKeeper.Configuration.safetyMargin`.
+        var leaseTick: Duration = .milliseconds(50)
         /// How often the node reads which rooms the other nodes run, and the players they
         /// stored (for `redirect` and resuming tokens across nodes).
         var directoryInterval: Duration = .milliseconds(500)
@@ -108,6 +111,9 @@ final class PostgresGameStore: GameStore, Service {
 
     /// Changes waiting for the next commit.
     var pendingCount: Int { pending.withLock { $0.changes.count } }
+
+    /// The rooms that changes waiting for the next commit belong to.
+    var roomsWithPendingChanges: Set<RoomCode> { pending.withLock { Set($0.changes.compactMap(\.room)) } }
 
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
     /// starts the connection pool. Fails with a one-line reason when the database cannot
@@ -212,6 +218,7 @@ final class PostgresGameStore: GameStore, Service {
     // MARK: - The writer loop
 
     func run() async throws {
+        let leaseClock = Task { await self.keepLeases() }
         await cancelWhenGracefulShutdown {
             var lastBeat = ContinuousClock.now
             var lastDirectory = ContinuousClock.now
@@ -226,7 +233,6 @@ final class PostgresGameStore: GameStore, Service {
                     try await Task.sleep(for: stalled)
                     self?.noteFailure(StalledCommit(waited: stalled))
                 }
-                await self.tickLeases()
                 await self.commitPending()
                 // Every commit stamps the node's alive_at; an idle node stamps it at least
                 // once a second, so a crashed node's rooms know how long they ran.
@@ -249,6 +255,7 @@ final class PostgresGameStore: GameStore, Service {
                 if ContinuousClock.now - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
             }
         }
+        leaseClock.cancel()
         await commitPending()
         pending.withLock { $0.stopped = true }
         await commitPending()
