@@ -7,7 +7,8 @@ import Testing
 @Suite("Server authority and word secrecy on the wire", .timeLimit(.minutes(2)))
 struct AuthorityTests {
     @Test func clientsCannotActForOthersOrSeeTheWord() async throws {
-        try await withServer({ $0.moderatorToken = "mod" }) { port in
+        let clock = ManualServerClock()
+        try await withServer({ $0.moderatorToken = "mod" }, clock: clock) { port in
             let ada = TestClient.connect(port: port)
             let bob = TestClient.connect(port: port)
             let cy = TestClient.connect(port: port)
@@ -39,8 +40,10 @@ struct AuthorityTests {
             let list = try await HTTP.get(port: port, path: "/api/rooms")
             #expect(!list.text.lowercased().contains(word.lowercased()))
             #expect(try await HTTP.get(port: port, path: "/api/rooms/\(code)").status == 401)
-            // Hints arrive over time; wait for all of them, then the turn ends.
-            try await bob.next("turnEnd", within: 40)
+            // Hints arrive over the turn's 30 s of game time, one second after another;
+            // then the turn ends.
+            for _ in 0..<31 { clock.advance(by: .seconds(1)) }
+            try await bob.next("turnEnd")
             try await again.next("turnEnd")
             for client in [bob, again] {
                 var sawTurnEnd = false

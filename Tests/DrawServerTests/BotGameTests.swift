@@ -10,7 +10,7 @@ import Testing
 /// Bots seated through the real server: their brains get the bytes a socket would and
 /// play through the room like anyone.
 @Suite struct BotGameTests {
-    /// Short turns so a whole game of bots takes seconds.
+    /// Short turns, so a whole game of bots takes few steps of game time.
     static func quick(_ c: inout ServerConfiguration) {
         c.room.drawMs = 4_000
         c.room.chooseMs = 3_000
@@ -20,7 +20,9 @@ import Testing
 
     /// Ada hosts, watches as a spectator, and seats four bots; returns what she saw of the
     /// game: per turn the drawer, the word, who guessed and how it ended, then the ranking.
-    static func watchFourBots(port: Int) async throws -> (turns: [String], ranking: [[String: JSONValue]], frames: Int, transcript: [String]) {
+    /// The game runs on `clock`'s virtual time: whenever Ada has read everything sent so far,
+    /// game time moves on by a step. Bots act at their game time whatever the step.
+    static func watchFourBots(port: Int, clock: ManualServerClock) async throws -> (turns: [String], ranking: [[String: JSONValue]], frames: Int, transcript: [String]) {
         let ada = TestClient.connect(port: port)
         try await ada.hello("Ada")
         try await seat(ada, [])
@@ -37,9 +39,12 @@ import Testing
         // Everything Ada received once the game started, frames included, in order.
         var transcript: [String] = []
         var binary: [UInt8] = []
-        let deadline = ContinuousClock.now + .seconds(90)
-        while ContinuousClock.now < deadline {
-            guard let event = await ada.nextEvent(within: 10) else { break }
+        // A game of four short turns takes well under two minutes of game time.
+        while clock.now < .seconds(120) {
+            guard let event = await ada.nextEvent(within: 0.02) else {
+                clock.advance(by: Self.step)
+                continue
+            }
             switch event {
             case .binary(let bytes):
                 frames += 1
@@ -64,9 +69,12 @@ import Testing
             default: break
             }
         }
-        Issue.record("no gameEnd; turns so far: \(turns)")
+        Issue.record("no gameEnd after \(clock.now) of game time; turns so far: \(turns)")
         return (turns, [], frames, transcript)
     }
+
+    /// How far game time moves each time the spectator has read everything.
+    static let step = Duration.milliseconds(250)
 
     /// JSON with its keys sorted, to compare messages across runs.
     static func canonical(_ value: JSONValue) -> String {
@@ -81,8 +89,9 @@ import Testing
     }
 
     @Test func aGameOfFourBotsCompletesThroughTheServer() async throws {
-        try await withServer(Self.quick) { port in
-            let (turns, ranking, frames, _) = try await Self.watchFourBots(port: port)
+        let clock = ManualServerClock()
+        try await withServer(Self.quick, clock: clock) { port in
+            let (turns, ranking, frames, _) = try await Self.watchFourBots(port: port, clock: clock)
             #expect(turns.count == 4, "\(turns)")
             #expect(!turns.contains { $0.contains("(skipped)") || $0.contains("(drawerLeft)") }, "\(turns)")
             #expect(ranking.count == 4)
@@ -95,8 +104,9 @@ import Testing
         // Per run: the turns, then everything the spectator received during the game.
         let collected = Mutex<[(turns: [String], transcript: [String])]>([])
         for _ in 0..<2 {
-            try await withServer({ Self.quick(&$0); $0.seed = 99 }) { port in
-                let (turns, _, _, transcript) = try await Self.watchFourBots(port: port)
+            let clock = ManualServerClock()
+            try await withServer({ Self.quick(&$0); $0.seed = 99 }, clock: clock) { port in
+                let (turns, _, _, transcript) = try await Self.watchFourBots(port: port, clock: clock)
                 collected.withLock { $0.append((turns, transcript)) }
             }
         }

@@ -9,6 +9,7 @@ import Testing
 /// Runs `buildApplication` in-process on a free loopback port for the duration of `body`.
 func withServer(
     _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    clock: ManualServerClock? = nil,
     _ body: @Sendable (Int) async throws -> Void
 ) async throws {
     var configuration = ServerConfiguration()
@@ -24,7 +25,7 @@ func withServer(
     configure(&configuration)
     var logger = Logger(label: "drawserver-test")
     logger.logLevel = .warning
-    let runtime = try DrawServerRuntime(configuration: configuration, logger: logger)
+    let runtime = try DrawServerRuntime(configuration: configuration, logger: logger, clock: clock.map(ServerClock.init) ?? ServerClock())
     try await runtime.prepare()
     let app = buildApplication(runtime: runtime, services: runtime.writer.map { [$0] } ?? [])
     try await app.test(.live) { client in

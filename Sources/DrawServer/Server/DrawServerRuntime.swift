@@ -37,7 +37,7 @@ final class DrawServerRuntime: Sendable {
     /// Opens the database (when `configuration.databasePath` is set); throws a clear error
     /// for a file that is not a healthy drawserver database, without modifying it.
     /// With `postgres`, rooms and players live there instead (SQLite is not opened).
-    init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil) throws {
+    init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil, clock: ServerClock = ServerClock()) throws {
         self.configuration = configuration
         self.logger = logger
         let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()
@@ -51,7 +51,7 @@ final class DrawServerRuntime: Sendable {
         if let postgres {
             self.database = nil
             self.writer = nil
-            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup)
+            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
             self.server = server
             let bus = ClusterBus(
                 store: postgres, server: server,
@@ -85,13 +85,13 @@ final class DrawServerRuntime: Sendable {
             let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger)
             self.database = database
             self.writer = writer
-            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup)
+            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
             self.bus = nil
         } else {
             self.bus = nil
             self.database = nil
             self.writer = nil
-            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup)
+            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
         }
         let reports: (any ReportArchive)? = database ?? postgres
         server.moderation.useArchive(reports)

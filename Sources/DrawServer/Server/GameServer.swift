@@ -17,7 +17,8 @@ import Synchronization
 /// never calls a room while it holds the directory's lock.
 final class GameServer: Sendable {
     let configuration: ServerConfiguration
-    let clock = ServerClock()
+    /// Game time and the rooms' timers; a test may hand in virtual time.
+    let clock: ServerClock
     let logger: Logger
     let store: any GameStore
     /// Rooms other nodes run (several nodes on one store); empty on a single node.
@@ -75,9 +76,10 @@ final class GameServer: Sendable {
 
     init(
         configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, clock: ServerClock = ServerClock()
     ) {
         self.configuration = configuration
+        self.clock = clock
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger
         self.store = store

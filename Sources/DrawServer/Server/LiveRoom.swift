@@ -16,7 +16,8 @@ import Synchronization
 /// socket at once are written after the lock is released (`draw`). A drawing frame is
 /// therefore judged and relayed right where it was read, with no hop to another thread.
 ///
-/// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop.
+/// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop,
+/// on the server's game clock (`ServerClock`).
 final class LiveRoom: Sendable {
     let code: RoomCode
     struct State: Sendable {
@@ -394,10 +395,7 @@ final class LiveRoom: Sendable {
     /// need no cancelling. It holds the room until it fires.
     private func arm(_ change: TimerChange) {
         guard case .arm(let deadline, let arming) = change else { return }
-        let delay = server.clock.instant(of: deadline) - ContinuousClock.now
-        eventLoop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) {
-            self.fire(arming: arming)
-        }
+        server.clock.run(at: deadline, on: eventLoop) { self.fire(arming: arming) }
     }
 
     /// Does everything due by now, room deadlines and bots' wake-ups, each in the order of
