@@ -48,49 +48,82 @@ extension Raster {
         guard longer > limit else { return self }
         let outWidth = max(1, (width * limit + longer / 2) / longer)
         let outHeight = max(1, (height * limit + longer / 2) / longer)
-        let columns = Self.areaWeights(from: width, to: outWidth)
-        let rows = Self.areaWeights(from: height, to: outHeight)
+        let columns = AreaWeights(from: width, to: outWidth)
+        let rows = AreaWeights(from: height, to: outHeight)
+        let width = width
+        // Flat arrays read through buffer pointers: the same integer arithmetic, without
+        // the per-tap retains that made the debug build (the test suite) slow.
         // Horizontal pass: sums weighted by column overlap (each output column totals `width`).
         var horizontal = [Int](repeating: 0, count: height * outWidth * 3)
-        for y in 0..<height {
-            for (outX, taps) in columns.enumerated() {
-                var sum = (0, 0, 0)
-                for tap in taps {
-                    let index = (y * width + tap.source) * 3
-                    sum.0 += tap.weight * Int(pixels[index])
-                    sum.1 += tap.weight * Int(pixels[index + 1])
-                    sum.2 += tap.weight * Int(pixels[index + 2])
+        pixels.withUnsafeBufferPointer { source in
+            horizontal.withUnsafeMutableBufferPointer { target in
+                columns.withTaps { first, taps, weights in
+                    for y in 0..<height {
+                        for outX in 0..<outWidth {
+                            var sum = (0, 0, 0)
+                            for tap in first[outX]..<first[outX + 1] {
+                                let index = (y * width + taps[tap]) * 3
+                                let weight = weights[tap]
+                                sum.0 += weight * Int(source[index])
+                                sum.1 += weight * Int(source[index + 1])
+                                sum.2 += weight * Int(source[index + 2])
+                            }
+                            let at = (y * outWidth + outX) * 3
+                            target[at] = sum.0
+                            target[at + 1] = sum.1
+                            target[at + 2] = sum.2
+                        }
+                    }
                 }
-                let target = (y * outWidth + outX) * 3
-                horizontal[target] = sum.0
-                horizontal[target + 1] = sum.1
-                horizontal[target + 2] = sum.2
             }
         }
         // Vertical pass, then one rounded division by the total weight `width * height`.
         let total = width * height
+        let rowBytes = outWidth * 3
         var out = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
-        for (outY, taps) in rows.enumerated() {
-            for offset in 0..<(outWidth * 3) {
-                var sum = 0
-                for tap in taps {
-                    sum += tap.weight * horizontal[tap.source * outWidth * 3 + offset]
+        horizontal.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                rows.withTaps { first, taps, weights in
+                    for outY in 0..<outHeight {
+                        for offset in 0..<rowBytes {
+                            var sum = 0
+                            for tap in first[outY]..<first[outY + 1] {
+                                sum += weights[tap] * source[taps[tap] * rowBytes + offset]
+                            }
+                            target[outY * rowBytes + offset] = UInt8((sum + total / 2) / total)
+                        }
+                    }
                 }
-                out[outY * outWidth * 3 + offset] = UInt8((sum + total / 2) / total)
             }
         }
         return Raster(width: outWidth, height: outHeight, pixels: out)
     }
+}
 
-    /// For each output index, the source indices it overlaps and by how much, measuring source
-    /// pixels as `outCount` units and output pixels as `inCount` units.
-    private static func areaWeights(from inCount: Int, to outCount: Int) -> [[(source: Int, weight: Int)]] {
-        (0..<outCount).map { out in
+/// For each output index, the source indices it overlaps and by how much, measuring source
+/// pixels as `outCount` units and output pixels as `inCount` units. Output `i`'s taps are
+/// `first[i]..<first[i + 1]`.
+private struct AreaWeights {
+    var first: [Int] = [0]
+    var taps: [Int] = []
+    var weights: [Int] = []
+
+    init(from inCount: Int, to outCount: Int) {
+        for out in 0..<outCount {
             let start = out * inCount
             let end = start + inCount
-            return (start / outCount...(end - 1) / outCount).map { source in
-                let overlap = min(end, (source + 1) * outCount) - max(start, source * outCount)
-                return (source: source, weight: overlap)
+            for source in start / outCount...(end - 1) / outCount {
+                taps.append(source)
+                weights.append(min(end, (source + 1) * outCount) - max(start, source * outCount))
+            }
+            first.append(taps.count)
+        }
+    }
+
+    func withTaps<R>(_ body: (UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>, UnsafeBufferPointer<Int>) -> R) -> R {
+        first.withUnsafeBufferPointer { first in
+            taps.withUnsafeBufferPointer { taps in
+                weights.withUnsafeBufferPointer { weights in body(first, taps, weights) }
             }
         }
     }
