@@ -87,7 +87,7 @@ enum APNGTestDecoder {
             for row in 0..<frame.height {
                 let target: Int = ((frame.y + row) * width + frame.x) * 3
                 let source: Int = row * rowBytes
-                for offset in 0..<rowBytes { canvas[target + offset] = pixels[source + offset] }
+                canvas.replaceSubrange(target..<(target + rowBytes), with: pixels[source..<(source + rowBytes)])
             }
             animation.controls.append(frame)
             animation.composed.append(canvas)

@@ -56,26 +56,31 @@ enum PNGTestDecoder {
         guard Int(rawLength) == stride * height else { throw Failure(description: "inflated \(rawLength) bytes") }
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let rowBytes = width * 3
-        for y in 0..<height {
-            let filter = raw[y * stride]
-            for i in 0..<rowBytes {
-                let value = raw[y * stride + 1 + i]
-                let left = i >= 3 ? Int(pixels[y * rowBytes + i - 3]) : 0
-                let up = y > 0 ? Int(pixels[(y - 1) * rowBytes + i]) : 0
-                let upLeft = (y > 0 && i >= 3) ? Int(pixels[(y - 1) * rowBytes + i - 3]) : 0
-                let predictor: Int
-                switch filter {
-                case 0: predictor = 0
-                case 1: predictor = left
-                case 2: predictor = up
-                case 3: predictor = (left + up) / 2
-                case 4:
-                    let p = left + up - upLeft
-                    let (pa, pb, pc) = (abs(p - left), abs(p - up), abs(p - upLeft))
-                    predictor = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
-                default: throw Failure(description: "filter \(filter)")
+        // Buffer pointers: this loop over every byte dominated the debug-build suite.
+        try raw.withUnsafeBufferPointer { raw in
+            try pixels.withUnsafeMutableBufferPointer { pixels in
+                for y in 0..<height {
+                    let filter = raw[y * stride]
+                    for i in 0..<rowBytes {
+                        let value = raw[y * stride + 1 + i]
+                        let left = i >= 3 ? Int(pixels[y * rowBytes + i - 3]) : 0
+                        let up = y > 0 ? Int(pixels[(y - 1) * rowBytes + i]) : 0
+                        let upLeft = (y > 0 && i >= 3) ? Int(pixels[(y - 1) * rowBytes + i - 3]) : 0
+                        let predictor: Int
+                        switch filter {
+                        case 0: predictor = 0
+                        case 1: predictor = left
+                        case 2: predictor = up
+                        case 3: predictor = (left + up) / 2
+                        case 4:
+                            let p = left + up - upLeft
+                            let (pa, pb, pc) = (abs(p - left), abs(p - up), abs(p - upLeft))
+                            predictor = pa <= pb && pa <= pc ? left : (pb <= pc ? up : upLeft)
+                        default: throw Failure(description: "filter \(filter)")
+                        }
+                        pixels[y * rowBytes + i] = UInt8(truncatingIfNeeded: Int(value) + predictor)
+                    }
                 }
-                pixels[y * rowBytes + i] = UInt8(truncatingIfNeeded: Int(value) + predictor)
             }
         }
         return (width, height, pixels)
