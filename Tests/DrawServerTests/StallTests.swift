@@ -7,7 +7,9 @@ import Testing
 /// (SIGSTOP) for a few seconds in the middle of a turn while drawers go on drawing at
 /// 50, 60 and 100 frames a second; when it resumes, the burst is shaped to the drawing
 /// budgets, not refused, and every operation reaches every guesser in order.
-@Suite("Bursts after a server stall", .serialized, .timeLimit(.minutes(3)))
+/// Not serialized: each case has its own server, so the suite costs its longest stall, not
+/// the sum of them.
+@Suite("Bursts after a server stall", .timeLimit(.minutes(3)))
 struct StallTests {
     static let paces = [50, 60, 100]
 
