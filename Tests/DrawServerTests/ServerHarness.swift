@@ -74,3 +74,18 @@ func startGame(_ host: TestClient) async throws -> [String: JSONValue] {
     host.send(#"{"t":"choose","index":0}"#)
     return try await host.next("turn")
 }
+
+/// A counter's value on the server's `/metrics` (0 while it has not been counted). Tests
+/// read the server's own count of what happened instead of timing it.
+func metricValue(_ name: String, port: Int) async throws -> Double {
+    let text = try await HTTP.get(port: port, path: "/metrics").text
+    for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+        return Double(line.dropFirst(name.count + 1)) ?? 0
+    }
+    return 0
+}
+
+/// How many times the server held a message back until its connection's budget refilled.
+func messagesDelayed(port: Int) async throws -> Double {
+    try await metricValue("drawserver_messages_delayed_total", port: port)
+}
