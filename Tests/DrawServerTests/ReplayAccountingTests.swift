@@ -1,3 +1,4 @@
+import ArgumentParser
 import Canvas
 import Foundation
 import Testing
@@ -192,6 +193,18 @@ struct ReplayAccountingTests {
         #expect(!cursor.isOpen)
         let parsed = try StrokeLog(ndjson: log.ndjson())
         #expect(parsed == log)
+    }
+
+    /// `--interval` takes a duration like every other flag; the old `--interval-ms` spelling
+    /// and a bare number (in ms) still work.
+    @Test func theGeneratorsIntervalIsADuration() throws {
+        for arguments in [["--interval", "16.667ms"], ["--interval-ms", "16.667"], ["--interval", "0.016667s"]] {
+            let command = try ReplayCommand.parse(["--generate-log", "5", "-o", "/dev/null"] + arguments)
+            let interval = try #require(command.intervalMs)
+            #expect(abs(interval - 16.667) < 1e-6, "\(arguments): \(interval)")
+        }
+        #expect(throws: (any Error).self) { try ReplayCommand.parse(["--generate-log", "5", "-o", "/dev/null", "--interval", "soon"]) }
+        #expect(throws: (any Error).self) { try ReplayCommand.parse(["--generate-log", "5", "-o", "/dev/null", "--interval", "0ms"]) }
     }
 
     @Test func theVerdictFailsEveryWayARunCanFail() {

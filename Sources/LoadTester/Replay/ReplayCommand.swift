@@ -85,7 +85,11 @@ package struct ReplayCommand: AsyncParsableCommand {
 
     @Option(help: "Generate mode: write SampleDrawing.make(seed:) as a stroke log to -o.")
     var generateLog: UInt64?
-    @Option(help: "Generate mode: re-time frames to one every N ms (16.667 for 60 frames per second; pauses removed).")
+    @Option(
+        name: [.customLong("interval"), .customLong("interval-ms")],
+        help: "Generate mode: re-time frames to one every interval, e.g. 16.667ms for 60 frames per second (pauses removed); a bare number is in ms.",
+        transform: Self.milliseconds
+    )
     var intervalMs: Double?
     @Option(help: "Generate mode: keep at most this many frames (cut where no stroke is open).")
     var frames: Int?
@@ -99,9 +103,19 @@ package struct ReplayCommand: AsyncParsableCommand {
         return Double(value.components.seconds) + Double(value.components.attoseconds) / 1e18
     }
 
+    /// The same, in milliseconds, for a flag whose older spelling carries `-ms`: a bare
+    /// number is milliseconds.
+    static func milliseconds(_ text: String) throws -> Double {
+        guard let value = DurationText.parse(text, bareUnit: .milliseconds) else {
+            throw ValidationError("a duration is a number and a unit, such as 16.667ms or 1s; not \(text)")
+        }
+        return (Double(value.components.seconds) + Double(value.components.attoseconds) / 1e18) * 1000
+    }
+
     package func validate() throws {
         if generateLog != nil {
             guard output != nil else { throw ValidationError("--generate-log needs -o FILE") }
+            if let intervalMs, intervalMs <= 0 { throw ValidationError("--interval must be more than 0") }
             return
         }
         guard let url, ReplayURL(url) != nil else { throw ValidationError("--url ws://HOST:PORT/ws is required (no TLS)") }
