@@ -134,9 +134,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Test helpers both server and client tests use (a real server child process).
+        .target(
+            name: "ServerTestSupport",
+            path: "Tests/ServerTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DrawClientTests",
-            dependencies: ["DrawClient", "Canvas"],
+            dependencies: ["DrawClient", "Canvas", "ServerTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -164,6 +170,7 @@ let package = Package(
                 "Rooms",
                 "Bots",
                 "CZlib",
+                "ServerTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -1,9 +1,13 @@
 import DrawClient
 import Foundation
+import ServerTestSupport
 import Testing
 
 /// DrawClient against a real `drawserver serve` process over loopback WebSockets.
 @Suite(.serialized) struct LiveServerTests {
+    /// Every client of these tests comes from loopback: no per-address connection cap.
+    static let loopback = ["--max-connections-per-ip", "0"]
+
     private func client(_ name: String, url: String) -> (DrawClient, Inbox) {
         var configuration = DrawClient.Configuration()
         configuration.reconnect.initialDelay = .milliseconds(100)
@@ -29,7 +33,7 @@ import Testing
     }
 
     @Test func joinByCodeAndChatRoundTrip() async throws {
-        let server = try await ServerProcess(["--seed", "7"])
+        let server = try await ServerProcess(Self.loopback + ["--seed", "7"])
         let (ada, adaInbox, bob, bobInbox, _) = try await seatTwo(url: server.url)
         try await ada.send(.chat("hello Bob"))
         let line = try await bobInbox.next { event -> ChatEntry? in
@@ -51,7 +55,7 @@ import Testing
     }
 
     @Test func drawingOperationsReachTheOtherPlayerByteExact() async throws {
-        let server = try await ServerProcess(["--seed", "7"])
+        let server = try await ServerProcess(Self.loopback + ["--seed", "7"])
         let (ada, adaInbox, bob, bobInbox, _) = try await seatTwo(url: server.url)
         try await ada.send(.start)
         guard case .choose(let words, _) = try await adaInbox.message("choose") else { return }
@@ -91,7 +95,7 @@ import Testing
         let database = temporaryDatabasePath()
         defer { try? FileManager.default.removeItem(atPath: database) }
         let arguments = ["--db", database, "--drain-timeout-seconds", "1"]
-        let first = try await ServerProcess(arguments)
+        let first = try await ServerProcess(Self.loopback + arguments)
         let port = first.port
         let (ada, adaInbox, bob, bobInbox, code) = try await seatTwo(url: first.url)
         let adaID = await ada.playerID
@@ -106,7 +110,7 @@ import Testing
         // While the server is down, attempts fail and back off.
         _ = try await adaInbox.next { event in if case .connecting(let attempt) = event, attempt >= 3 { true } else { nil } }
 
-        let second = try await ServerProcess(port: port, arguments)
+        let second = try await ServerProcess(port: port, Self.loopback + arguments)
         let welcome = try await adaInbox.next(within: 30) { event -> WelcomeInfo? in
             if case .message(.welcome(let welcome), _) = event { welcome } else { nil }
         }
@@ -130,7 +134,7 @@ import Testing
     /// 4001: another connection took over the token. Reconnecting would throw it out in
     /// turn, so the older client stops instead of fighting.
     @Test func aClientReplacedByAnotherWithItsTokenStops() async throws {
-        let server = try await ServerProcess()
+        let server = try await ServerProcess(Self.loopback)
         let (ada, adaInbox) = client("Ada", url: server.url)
         let welcome = try await ada.connect()
         let twin = DrawClient(transport: WebSocketTransport(url: server.url), name: "Ada", token: welcome.token)

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ServerTestSupport
 import Synchronization
 import Testing
 @testable import DrawServer

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerTestSupport
 import Testing
 
 /// `drawserver backup` copies a running server's database; the copy passes its integrity

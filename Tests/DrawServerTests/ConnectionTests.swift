@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

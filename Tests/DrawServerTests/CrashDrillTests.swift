@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import GRDB
 import Rooms
+import ServerTestSupport
 import Testing
 
 /// Crash drills on real server processes. CI runs a short version; the full drill is

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import GRDB
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ServerTestSupport
 import Synchronization
 import Testing
 @testable import DrawServer

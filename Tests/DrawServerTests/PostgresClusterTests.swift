@@ -1,5 +1,6 @@
 import Foundation
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

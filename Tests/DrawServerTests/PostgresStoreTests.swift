@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import Logging
 import Rooms
+import ServerTestSupport
 import Synchronization
 import Testing
 @testable import DrawServer

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 @testable import LoadTester

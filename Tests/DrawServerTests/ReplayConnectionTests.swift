@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
+import ServerTestSupport
 import Synchronization
 import Testing
 @testable import DrawServer

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

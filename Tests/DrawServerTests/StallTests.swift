@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 import Rooms
+import ServerTestSupport
 import Testing
 
 /// A network hiccup never costs a drawer their drawing: a real server process is frozen

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import GRDB
 import Rooms
+import ServerTestSupport
 import Testing
 
 /// Storage faults on real server processes: a full disk while games run (simulated with the

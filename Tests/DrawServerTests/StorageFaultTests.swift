@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Logging
 import Rooms
+import ServerTestSupport
 import Synchronization
 import Testing
 @testable import DrawServer

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Logging
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

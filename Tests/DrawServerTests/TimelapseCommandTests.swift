@@ -1,5 +1,6 @@
 import Canvas
 import Foundation
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

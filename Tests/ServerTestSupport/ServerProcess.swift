@@ -3,28 +3,29 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
-import Testing
 
-/// A real `drawserver serve` child process, for tests that kill or signal the server.
-final class ServerProcess {
-    let process = Process()
-    let port: Int
+/// A real `drawserver serve` child process on loopback, for tests that kill, signal or
+/// restart the server. Shared by DrawServerTests and DrawClientTests.
+package final class ServerProcess {
+    package let process = Process()
+    package let port: Int
     private let output = TextBuffer()
 
     /// The `drawserver` executable built next to the test runner.
-    static var executable: URL {
+    package static var executable: URL {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("drawserver")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return package.appendingPathComponent(".build/debug/drawserver")
     }
 
-    /// Starts `drawserver serve` on a free port and waits until it listens and is ready.
-    init(_ arguments: [String], environment: [String: String] = [:], waitForReady: Bool = true) async throws {
+    /// Starts `drawserver serve` on `port` (a free one by default) and waits until it
+    /// listens and is ready.
+    package init(port requested: Int = 0, _ arguments: [String] = [], environment: [String: String] = [:], waitForReady: Bool = true) async throws {
         let pipe = Pipe()
         process.executableURL = Self.executable
         // Admission control off: these tests run beside many others and do not test load.
-        process.arguments = ["serve", "--port", "0", "--log-level", "info", "--saturation-lag-ms", "0"] + arguments
+        process.arguments = ["serve", "--port", String(requested), "--log-level", "info", "--saturation-lag-ms", "0"] + arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardError = pipe
@@ -36,7 +37,7 @@ final class ServerProcess {
         }
         try process.run()
         var found: Int?
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(30)
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
             try await Task.sleep(for: .milliseconds(20))
             found = Self.listeningPort(in: output.text)
@@ -55,18 +56,27 @@ final class ServerProcess {
         }
     }
 
-    var log: String { output.text }
+    package var log: String { output.text }
 
-    static func listeningPort(in text: String) -> Int? {
+    /// The server's WebSocket endpoint.
+    package var url: String { "ws://127.0.0.1:\(port)/ws" }
+
+    package static func listeningPort(in text: String) -> Int? {
         guard let range = text.range(of: "listening on 127.0.0.1:") else { return nil }
         let digits = text[range.upperBound...].prefix { $0.isNumber }
         return Int(digits)
     }
 
-    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    package func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// SIGTERM (the server drains: 1012 to every client) and waits for the exit.
+    package func terminate(within seconds: Double = 20) async -> Int32? {
+        signal(SIGTERM)
+        return await waitForExit(seconds: seconds)
+    }
 
     /// Waits for the process to end; its exit status, or nil if it is still running.
-    func waitForExit(seconds: Double) async -> Int32? {
+    package func waitForExit(seconds: Double) async -> Int32? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while process.isRunning, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
@@ -78,12 +88,12 @@ final class ServerProcess {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    enum ProcessError: Error {
+    package enum ProcessError: Error {
         case didNotStart(String)
     }
 
     /// Runs the executable to completion: (status, output).
-    static func run(_ arguments: [String], environment: [String: String] = [:], via launcher: [String] = [], timeout seconds: Double = 30) async throws -> (Int32, String) {
+    package static func run(_ arguments: [String], environment: [String: String] = [:], via launcher: [String] = [], timeout seconds: Double = 30) async throws -> (Int32, String) {
         let process = Process()
         let pipe = Pipe()
         if let first = launcher.first {
@@ -107,20 +117,25 @@ final class ServerProcess {
 }
 
 /// A minimal HTTP/1.1 client over a socket, enough for the server's own routes.
-enum HTTP {
-    struct Reply {
-        var status: Int
-        var body: [UInt8]
-        var response: HTTPURLResponse?
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func header(_ name: String) -> String? { response?.value(forHTTPHeaderField: name) }
+package enum HTTP {
+    package struct Reply {
+        package var status: Int
+        package var body: [UInt8]
+        package var response: HTTPURLResponse?
+        package init(status: Int, body: [UInt8], response: HTTPURLResponse? = nil) {
+            self.status = status
+            self.body = body
+            self.response = response
+        }
+        package var text: String { String(decoding: body, as: UTF8.self) }
+        package func header(_ name: String) -> String? { response?.value(forHTTPHeaderField: name) }
     }
 
-    static func get(port: Int, path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    package static func get(port: Int, path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
         try await request("GET", port: port, path: path, token: token, headers: headers)
     }
 
-    static func request(
+    package static func request(
         _ method: String, port: Int, path: String, token: String? = nil, headers: [String: String] = [:], body: String? = nil
     ) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
@@ -138,27 +153,28 @@ enum HTTP {
 }
 
 /// A fresh temporary path for a database file.
-func temporaryDatabasePath() -> String {
+package func temporaryDatabasePath() -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("drawserver-test-\(UUID().uuidString).sqlite").path
 }
 
 /// Text appended from another thread (a pipe's reader) and read by the test.
-final class TextBuffer: Sendable {
+package final class TextBuffer: Sendable {
     private let value = Mutex("")
-    func append(_ text: String) { value.withLock { $0 += text } }
-    var text: String { value.withLock { $0 } }
+    package init() {}
+    package func append(_ text: String) { value.withLock { $0 += text } }
+    package var text: String { value.withLock { $0 } }
 }
 
 /// Thrown by `waitUntil` when its condition never held.
-struct ConditionTimedOut: Error, CustomStringConvertible {
-    var seconds: Double
-    var file: String
-    var line: Int
-    var description: String { "the condition at \(file):\(line) did not hold within \(seconds) s" }
+package struct ConditionTimedOut: Error, CustomStringConvertible {
+    package var seconds: Double
+    package var file: String
+    package var line: Int
+    package var description: String { "the condition at \(file):\(line) did not hold within \(seconds) s" }
 }
 
 /// Checks `condition` every 50 ms until it holds; throws after `seconds` (and a last look).
-func waitUntil(
+package func waitUntil(
     seconds: Double = 10, file: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
