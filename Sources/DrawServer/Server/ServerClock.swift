@@ -53,6 +53,7 @@ struct ServerClock: Sendable {
 
 /// Virtual game time for tests: starts at zero and moves only through `advance(by:)`,
 /// which runs every timer that came due, in the order of its deadline, on its event loop.
+/// Connections' budgets refill in game time too: a test that spends one must advance it.
 final class ManualServerClock: Sendable {
     private struct Timer {
         let due: Duration
