@@ -178,7 +178,8 @@ struct AbuseTests {
             #expect(refused.status == 429)
             clients[0].close()
             _ = await clients[0].closeCode()
-            try await Task.sleep(for: .milliseconds(100))
+            // Once the server has let go of it (its address's count drops with it).
+            try await waitUntil { try await metricValue("drawserver_connections", port: port) == 2 }
             let admitted = TestClient.connect(port: port)
             try await admitted.hello("Later")
         }
