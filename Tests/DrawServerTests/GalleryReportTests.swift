@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 @testable import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import GRDB
 @testable import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 

@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 
