@@ -143,7 +143,9 @@ final class DrawServerRuntime: Sendable {
     /// go (at most the drain timeout), cut off whoever is still connected, and flush
     /// pending writes. The process therefore exits within the drain timeout even when a
     /// peer never answers the close handshake.
-    func drain() async {
+    /// Returns how many connections the drain timeout cut off.
+    @discardableResult
+    func drain() async -> Int {
         readiness.set(.draining)
         server.admission.stop()
         if let postgres { await handOver(postgres) }
@@ -152,8 +154,10 @@ final class DrawServerRuntime: Sendable {
         for outbox in outboxes {
             outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
-        let deadline = ContinuousClock.now + configuration.drainTimeout
-        while server.connectionCount > 0, ContinuousClock.now < deadline {
+        // On the server's clock, so a test on virtual time reaches the deadline by advancing it.
+        let timeout = configuration.drainTimeout.components
+        let deadline = server.clock.now + Int(timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
+        while server.connectionCount > 0, server.clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }
         let stragglers = server.allOutboxes
@@ -172,6 +176,7 @@ final class DrawServerRuntime: Sendable {
         removalWatch.withLock { $0?.cancel() }
         renderThread.stop()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
+        return stragglers.count
     }
 }
 
