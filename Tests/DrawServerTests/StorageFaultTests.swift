@@ -139,6 +139,35 @@ struct StorageFaultTests {
         #expect(writer.storageReport.droppedChanges == 1)
     }
 
+    /// The same on the writer's own clock: ten minutes of patience before exit, retries a
+    /// few seconds apart, all passed by advancing a `ManualServerClock`.
+    @Test func theRetriesAndThePatienceBeforeExitRunOnTheWritersClock() async throws {
+        let clock = ManualServerClock()
+        let backend = ScriptedBackend()
+        var configuration = Self.quick
+        configuration.health.firstRetry = .seconds(1)
+        configuration.health.maxRetry = .seconds(20)
+        configuration.exitPatience = .seconds(600)
+        let writer = PersistenceWriter(backend: backend, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"), clock: .manual(clock))
+        let running = Task { try await writer.run() }
+        backend.failNext(Array(repeating: Self.busy, count: 1_000))
+        writer.frameAppended(room: RoomCode(parsing: "HHHHHH")!, generation: 1, frame: StrokeLog.Frame(at: 0, bytes: [1]))
+        #expect(await writer.flush() == false)
+        running.cancel()
+        let exited = IdleCommitThreadTests.Flag()
+        let outcome = Task {
+            defer { exited.set() }
+            return try await running.value
+        }
+        try await waitUntil {
+            clock.advance(by: .seconds(15))
+            return exited.isSet
+        }
+        await #expect(throws: UnwrittenChanges.self) { try await outcome.value }
+        #expect(clock.now >= .seconds(600), "it waited out its patience in the writer's time")
+        #expect(writer.storageReport.droppedChanges == 1)
+    }
+
     @Test func heldChangesOverTheBoundCollapseAndNewRoomsAreRefusedUntilRecovery() async throws {
         let backend = ScriptedBackend()
         var configuration = Self.quick

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 
@@ -138,7 +137,7 @@ extension PersistenceWriter {
         let deadline = elapsed + configuration.exitPatience
         while !loop.held.isEmpty, elapsed < deadline {
             let retryAt = min(loop.health.retryAt ?? elapsed, deadline)
-            if retryAt > elapsed { await Self.sleepEvenIfCancelled(retryAt - elapsed) }
+            if retryAt > elapsed { await clock.sleep(retryAt - elapsed) }
             await step(&loop, urgent: true)
         }
         for continuation in loop.flushes { continuation.resume(returning: loop.held.isEmpty) }
@@ -151,16 +150,6 @@ extension PersistenceWriter {
             publish { r in r.droppedChanges += changes }
             backend.stop()
             throw UnwrittenChanges(changes: changes, bytes: bytes)
-        }
-    }
-}
-
-extension PersistenceWriter {
-    /// The writer's task may be cancelled when it stops (Task.sleep would return at once),
-    /// yet the retries before exit must still wait between attempts.
-    static func sleepEvenIfCancelled(_ duration: Duration) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(duration.nanoseconds))) { continuation.resume() }
         }
     }
 }

@@ -72,7 +72,7 @@ final class PersistenceWriter: GameStore, Service {
     private let published = Mutex(StorageReport())
     /// Read by every room creation, so an atomic rather than the report's lock.
     private let refusingNewRooms = Atomic<Bool>(false)
-    private let origin = ContinuousClock.now
+    let clock: WriterClock
 
     /// Running totals of what was committed (benchmarks report them; metrics export them).
     struct Statistics: Sendable {
@@ -96,8 +96,12 @@ final class PersistenceWriter: GameStore, Service {
     /// The capacity of the emptied batch waiting to be reused.
     var spareCapacity: Int { pending.withLock { $0.spare.capacity } }
 
-    init(backend: any StorageBackend, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
+    init(
+        backend: any StorageBackend, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger,
+        clock: WriterClock = .monotonic()
+    ) {
         self.backend = backend
+        self.clock = clock
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
@@ -139,19 +143,19 @@ final class PersistenceWriter: GameStore, Service {
     private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
 
     /// Time since the writer was made, for `StorageHealth`.
-    var elapsed: Duration { ContinuousClock.now - origin }
+    var elapsed: Duration { clock.elapsed() }
 
     // MARK: - The writer loop
 
     func run() async throws {
         var loop = await cancelWhenGracefulShutdown {
             var loop = Loop(health: StorageHealth(configuration: self.configuration.health))
-            var lastCommit = ContinuousClock.now
+            var lastCommit = self.elapsed
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Held changes are retried with `alive_at` anyway: no heartbeat piles up.
-                if ContinuousClock.now - lastCommit >= .seconds(1), loop.held.isEmpty { self.enqueue(.heartbeat) }
-                if await self.step(&loop) { lastCommit = ContinuousClock.now }
+                if self.elapsed - lastCommit >= .seconds(1), loop.held.isEmpty { self.enqueue(.heartbeat) }
+                if await self.step(&loop) { lastCommit = self.elapsed }
             }
             return loop
         }

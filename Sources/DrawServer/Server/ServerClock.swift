@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 import Rooms
 import Synchronization
 
@@ -88,6 +89,13 @@ final class ManualServerClock: Sendable {
             return false
         }
         if runNow { loop.execute(body) }
+    }
+
+    /// Suspends until game time has moved on by `delay` (at once when it is not positive).
+    func sleep(for delay: Duration) async {
+        await withCheckedContinuation { continuation in
+            schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any()) { continuation.resume() }
+        }
     }
 
     /// Moves game time on by `step` and runs the timers now due.
