@@ -71,10 +71,10 @@ token=bench-cluster
 status=$(scripts/cluster up --nodes 3 -- --moderator-token "$token" --max-connections-per-ip 0)
 url=$("$python" -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
 ws=${url/http:/ws:}/ws
-# The load: replay rooms through the balancer, a third pinned to each node with ?node=
-# (the replay tool does not follow `redirect`, so a room's players must reach one node);
-# each node's share runs 30 s at a time and starts again, so the share of a killed node
-# comes back (the replay tool does not reconnect either). Each loop keeps its replay's pid
+# The load: replay rooms through the balancer, a third pinned to each node with ?node=, so
+# each node carries a known share (replay follows `redirect` through the balancer too, but
+# then rooms gather wherever they were made); each node's share runs 30 s at a time and
+# starts again, so the share of a killed node comes back. Each loop keeps its replay's pid
 # in a file, so both are stopped by pid.
 for node in node1 node2 node3; do
     (
