@@ -19,15 +19,15 @@ struct CrashDrillTests {
         /// One line per round, printed when the drill fails, so a failure says what the room saw.
         var trace: [String] = []
 
-        /// Connects (resuming when tokens are known) and plays until `deadline`.
+        /// Connects (resuming when tokens are known), then plays for `duration` once seated.
         /// Returns the room's state for the next round and how many players resumed.
-        func play(port: Int, until deadline: ContinuousClock.Instant) async throws -> (BusyRoom, Int) {
+        func play(port: Int, for duration: Duration) async throws -> (BusyRoom, Int) {
             var next = self
-            let resumed = try await next.run(port: port, until: deadline)
+            let resumed = try await next.run(port: port, for: duration)
             return (next, resumed)
         }
 
-        private mutating func run(port: Int, until deadline: ContinuousClock.Instant) async throws -> Int {
+        private mutating func run(port: Int, for duration: Duration) async throws -> Int {
             let clients = [TestClient.connect(port: port), TestClient.connect(port: port)]
             var resumed = 0
             for (i, client) in clients.enumerated() {
@@ -48,7 +48,10 @@ struct CrashDrillTests {
             var guesses = 0
             var lastPhase = "?"
             var lostSeat = false
+            // The play is timed from here, not from the server's start: on a loaded machine
+            // resuming and seating can take longer than a whole round's play.
             let started = ContinuousClock.now
+            let deadline = started + duration
             defer {
                 let counts = seen.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 trace.append("resumed \(resumed), \(ContinuousClock.now - started) of play, phase \(lastPhase), guesses \(guesses), seen \(counts)")
@@ -127,12 +130,12 @@ struct CrashDrillTests {
         var checks = 0
         for round in 0..<Self.kills {
             let server = try await ServerProcess(arguments)
-            let until = ContinuousClock.now + .milliseconds(Int.random(in: 400...1_600, using: &rng))
+            let playFor = Duration.milliseconds(Int.random(in: 400...1_600, using: &rng))
             let port = server.port
             let (played, counts) = try await withThrowingTaskGroup(of: (Int, BusyRoom, Int).self) { group in
                 for (index, room) in rooms.enumerated() {
                     group.addTask {
-                        let (next, resumed) = try await room.play(port: port, until: until)
+                        let (next, resumed) = try await room.play(port: port, for: playFor)
                         return (index, next, resumed)
                     }
                 }
