@@ -155,8 +155,7 @@ final class DrawServerRuntime: Sendable {
             outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
         // On the server's clock, so a test on virtual time reaches the deadline by advancing it.
-        let timeout = configuration.drainTimeout.components
-        let deadline = server.clock.now + Int(timeout.seconds * 1000 + timeout.attoseconds / 1_000_000_000_000_000)
+        let deadline = server.clock.now + DurationText.milliseconds(configuration.drainTimeout)
         while server.connectionCount > 0, server.clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))
         }

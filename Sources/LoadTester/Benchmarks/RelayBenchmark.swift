@@ -90,12 +90,8 @@ package struct RelayBenchmark: Sendable {
         let totals = try await path.finish()
         return Report(
             frames: frames, guessers: path.guessers, eventLoops: path.eventLoops, persistence: path.persistence,
-            sendSeconds: Self.seconds(sendDone - start), seconds: Self.seconds(totals.deliveredAt - start),
+            sendSeconds: (sendDone - start).seconds, seconds: (totals.deliveredAt - start).seconds,
             cpuSeconds: ProcessCPU.seconds - cpuStart, sentBytes: sentBytes, totals: totals
         )
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

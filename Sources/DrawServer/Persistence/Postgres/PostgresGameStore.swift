@@ -293,7 +293,7 @@ final class PostgresGameStore: GameStore, Service {
         waiter?.resume()
     }
 
-    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch || !p.flushes.isEmpty }
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
 
     private func waitForBatch() async {
         if pending.withLock({ isDue($0) }) { return }
