@@ -48,7 +48,7 @@ XSS = "<img src=x onerror=alert(1)>"
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException, WebDriverException
+    from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
@@ -352,9 +352,18 @@ class Page:
         return self.js("const e=document.querySelector(arguments[0]); return e ? e.textContent : null;", css)
 
     def click(self, css):
-        el = self.d.find_element(By.CSS_SELECTOR, css)
-        self.d.execute_script("arguments[0].scrollIntoView({block:'center'})", el)
-        el.click()
+        # Found again when the page re-rendered it between the lookup and the click (a list
+        # that reloads keeps the same items under new elements).
+        for attempt in range(5):
+            try:
+                el = self.d.find_element(By.CSS_SELECTOR, css)
+                self.d.execute_script("arguments[0].scrollIntoView({block:'center'})", el)
+                el.click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.1)
 
     def type_into(self, css, text, enter=False):
         el = self.d.find_element(By.CSS_SELECTOR, css)
