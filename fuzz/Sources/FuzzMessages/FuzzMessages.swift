@@ -51,7 +51,8 @@ public func fuzzMessages(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 private let knownTypes: Set<String> = [
     "hello", "rooms", "create", "join", "quickplay", "leave", "invite", "settings", "ready",
-    "start", "kick", "votekick", "spectate", "chat", "guess", "choose", "skip",
+    "start", "kick", "votekick", "spectate", "chat", "guess", "choose", "skip", "rate",
+    "addBot", "removeBot", "gallery", "report",
 ]
 
 private func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
