@@ -75,6 +75,34 @@ struct PostgresStoreTests {
         await second.close()
     }
 
+    @Test func framesOfRoomsDrawingAtOnceKeepTheirOrderInOneBatch() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let first = try await open(url, node: "solo")
+        let rooms = [StrokeStorageTests.drawingRoom("PGCCCC"), StrokeStorageTests.drawingRoom("PGDDDD")]
+        let now = Timestamp(milliseconds: 1_000)
+        for room in rooms { first.roomChanged(room.snapshot(now: now)) }
+        // One batch, the rooms' frames interleaved one by one (each frame starts a new run
+        // of its room), and a run going on after another room's.
+        let sent = [frames(40), frames(40, from: 500)]
+        for n in 0..<40 {
+            for (room, roomFrames) in zip(rooms, sent) {
+                first.frameAppended(room: room.code, generation: room.canvasGeneration, frame: roomFrames[n])
+            }
+        }
+        await first.commitPending()
+        #expect(first.statistics.failedCommits == 0)
+        await first.close()
+
+        let second = try await open(url, node: "solo")
+        let stored = try await second.load()
+        for (room, roomFrames) in zip(rooms, sent) {
+            let back = try #require(stored.rooms.first { $0.snapshot.code == room.code.rawValue })
+            #expect(back.frames == roomFrames, "every frame of \(room.code), in order")
+        }
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke") == 2, "one packed row per room")
+        await second.close()
+    }
+
     @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
         let url = try await TestPostgres.freshDatabase()
         // Leases far longer than the test: expiry is made by hand below, so a loaded

@@ -1,4 +1,5 @@
 import Canvas
+import NIOCore
 
 /// Several stroke frames of one room in one database row (`stroke.packed` = 1): for each
 /// frame, its time (ms since the turn started) and its length as LEB128 varints, then its
@@ -19,6 +20,14 @@ enum PackedFrames {
             bytes += frame.bytes
         }
         return bytes
+    }
+
+    /// Appends one frame to a packed run being built: the same bytes `pack` writes, without
+    /// an array of frames in between (a batch packs every frame a node relayed).
+    static func append(_ frame: StrokeLog.Frame, to buffer: inout ByteBuffer) {
+        writeVarint(UInt64(max(0, frame.at)), to: &buffer)
+        writeVarint(UInt64(frame.bytes.count), to: &buffer)
+        buffer.writeBytes(frame.bytes)
     }
 
     static func unpack(_ bytes: [UInt8]) throws(Corrupt) -> [StrokeLog.Frame] {
@@ -42,6 +51,15 @@ enum PackedFrames {
             value >>= 7
         }
         bytes.append(UInt8(value))
+    }
+
+    private static func writeVarint(_ value: UInt64, to buffer: inout ByteBuffer) {
+        var value = value
+        while value >= 0x80 {
+            buffer.writeInteger(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        buffer.writeInteger(UInt8(value))
     }
 
     private static func readVarint(_ bytes: [UInt8], _ index: inout Int) throws(Corrupt) -> UInt64 {

@@ -134,8 +134,20 @@ extension PostgresGameStore {
 
 /// One batch's rows, gathered by kind so each kind is one statement.
 private struct Batch {
-    /// Stroke frames per room, in runs of one canvas generation, in arrival order.
-    var strokes: [RoomCode: [(generation: Int, frames: [StrokeLog.Frame])]] = [:]
+    /// A room's stroke frames of one canvas generation, packed as they are added.
+    struct StrokeRun {
+        var generation: Int
+        var firstAt: Int
+        var packed = ByteBuffer()
+
+        mutating func append(_ frame: StrokeLog.Frame) { PackedFrames.append(frame, to: &packed) }
+    }
+
+    /// Stroke runs per room, in arrival order.
+    var strokes: [RoomCode: [StrokeRun]] = [:]
+    /// The run frames are added to: a drawer's frames come in runs of one room, so a frame
+    /// of the same room and generation as the one before costs no dictionary lookup.
+    private var current: (room: RoomCode, run: StrokeRun)?
     /// Each room's last snapshot in the batch (a snapshot is the room's whole state).
     var snapshots: [String: RoomSnapshot] = [:]
     var closed: Set<String> = []
@@ -148,12 +160,7 @@ private struct Batch {
         switch change {
         case .player(let record): players[record.id.rawValue] = record
         case .room(let snapshot): snapshots[snapshot.code] = snapshot
-        case .frame(let room, let generation, let frame):
-            if let last = strokes[room]?.indices.last, strokes[room]?[last].generation == generation {
-                strokes[room]?[last].frames.append(frame)
-            } else {
-                strokes[room, default: []].append((generation, [frame]))
-            }
+        case .frame(let room, let generation, let frame): add(frame, room: room, generation: generation)
         case .roomClosed(let code): closed.insert(code.rawValue)
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)
@@ -161,14 +168,37 @@ private struct Batch {
         }
     }
 
-    func writeStrokes(on connection: PostgresConnection, logger: Logger) async throws {
+    private mutating func add(_ frame: StrokeLog.Frame, room: RoomCode, generation: Int) {
+        if current?.room == room, current?.run.generation == generation {
+            current?.run.append(frame)  // in place: the optional is not copied
+            return
+        }
+        endRun()
+        var run = StrokeRun(generation: generation, firstAt: frame.at)
+        // Back to a room seen earlier in the batch, same generation: go on with its run.
+        if let last = strokes[room]?.last, last.generation == generation {
+            run = last
+            strokes[room]?.removeLast()
+        }
+        run.append(frame)
+        current = (room, run)
+    }
+
+    private mutating func endRun() {
+        guard let (room, run) = current else { return }
+        strokes[room, default: []].append(run)
+        current = nil
+    }
+
+    mutating func writeStrokes(on connection: PostgresConnection, logger: Logger) async throws {
+        endRun()
         var (codes, generations, atMs, ops) = ([String](), [Int64](), [Int64](), [ByteBuffer]())
         for (room, runs) in strokes.sorted(by: { $0.key < $1.key }) where !closed.contains(room.rawValue) {
             for run in runs {
                 codes.append(room.rawValue)
                 generations.append(Int64(run.generation))
-                atMs.append(Int64(run.frames.first?.at ?? 0))
-                ops.append(ByteBuffer(bytes: PackedFrames.pack(run.frames)))
+                atMs.append(Int64(run.firstAt))
+                ops.append(run.packed)
             }
         }
         guard !codes.isEmpty else { return }
