@@ -11,7 +11,14 @@
 #
 # Usage: benchmarks/cluster.sh [--kills N (20)] [--rooms N (3)] [--load-rooms N (24)]
 #                              [--frames N (200000)] [--reps N (3)] [--out DIR] [--quick]
+#                              [--relay-only] [--pin]
 #   --quick: 3 kills, 2 measured rooms, 8 load rooms, 20000 frames, 1 rep (a check that it works).
+#   --relay-only: part 2 only.
+#   --pin: the benchmark on core 0, PostgreSQL on core 1, and on core 1 a nice-19 spinner in
+#      every mode. On a machine whose cores share a physical core (or a VM's host), a busy
+#      sibling slows the other, so without the spinner the PostgreSQL runs alone would pay for
+#      the database server's load next door; with it every mode has the same busy neighbour,
+#      and the database server still runs first (the spinner only takes what it leaves).
 # Environment: DRAWSERVER_BIN (default .build/release/drawserver when it exists, else
 # .build/debug/drawserver), PYTHON (python3). Needs scripts/setup.d/30-postgres.
 set -euo pipefail
@@ -23,6 +30,9 @@ rooms=3
 load_rooms=24
 frames=200000
 reps=3
+relay_only=0
+pin=0
+spinner=""
 out=/tmp/drawserver-cluster-bench-$(date -u +%Y%m%dT%H%M%SZ)
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -33,6 +43,8 @@ while [ $# -gt 0 ]; do
         --reps) reps=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --quick) kills=3; rooms=2; load_rooms=8; frames=20000; reps=1; shift ;;
+        --relay-only) relay_only=1; shift ;;
+        --pin) pin=1; shift ;;
         *) echo "cluster.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -58,6 +70,7 @@ stop_load() { # the loops, then their replay processes, by pid
     load_pids=()
 }
 cleanup() {
+    [ -z "$spinner" ] || kill "$spinner" 2>/dev/null || true
     stop_load
     cp "$DRAWSERVER_CLUSTER_DIR"/*.log "$out"/ 2>/dev/null || true
     scripts/cluster down || true
@@ -67,6 +80,7 @@ trap cleanup EXIT
 echo "cluster.sh: binary $DRAWSERVER_BIN, results in $out"
 
 # 1. Failover under load.
+if [ "$relay_only" = 0 ]; then
 token=bench-cluster
 status=$(scripts/cluster up --nodes 3 -- --moderator-token "$token" --max-connections-per-ip 0)
 url=$("$python" -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
@@ -93,10 +107,20 @@ sleep 3
 stop_load
 cp "$DRAWSERVER_CLUSTER_DIR"/*.log "$out"/ 2>/dev/null || true
 scripts/cluster down
+fi
 
 # 2. Relay cost: none, SQLite, PostgreSQL, alternating.
 pg_dir=$(mktemp -d /tmp/drawserver-bench-pg.XXXXXX)
 store=$(scripts/pg-test-cluster start "$pg_dir")
+bench=("$DRAWSERVER_BIN")
+if [ "$pin" = 1 ]; then
+    postmaster=$(head -n 1 "$pg_dir/data/postmaster.pid")
+    # Backends fork from the postmaster and inherit its core.
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do taskset -a -p -c 1 "$pid" >/dev/null; done
+    nice -n 19 taskset -c 1 sh -c 'while :; do :; done' &
+    spinner=$!
+    bench=(taskset -c 0 "$DRAWSERVER_BIN")
+fi
 : >"$out/relay.txt"
 for rep in $(seq 1 "$reps"); do
     for mode in none sqlite postgres; do
@@ -105,7 +129,7 @@ for rep in $(seq 1 "$reps"); do
             sqlite) flags=(--persist) ;;
             postgres) flags=(--store "$store") ;;
         esac
-        cpu=$("$DRAWSERVER_BIN" bench-relay --frames "$frames" "${flags[@]}" 2>&1 | tee -a "$out/relay-$mode.log" |
+        cpu=$("${bench[@]}" bench-relay --frames "$frames" "${flags[@]}" 2>&1 | tee -a "$out/relay-$mode.log" |
             awk '/CPU per delivered frame/ { print $(NF-1) }')
         echo "$mode $rep $cpu" | tee -a "$out/relay.txt"
     done

@@ -16,7 +16,10 @@
 #   --no-search: fixed loads and idle memory only (no capacity and room-shape searches).
 #   --servers: which servers to run; "drawserver-base" is the binary in $BASELINE_BIN
 #              (e.g. a release build of an older commit), run exactly like drawserver, for a
-#              before/after comparison in one alternating run.
+#              before/after comparison in one alternating run; "drawserver-alt" is $ALT_BIN
+#              (default: the --bin binary), a third contender. BASELINE_FLAGS and ALT_FLAGS
+#              add serve flags to those two (e.g. the same binary with a different store:
+#              ALT_FLAGS="--store postgres://..." or "--no-persistence").
 #   --bin PATH: the drawserver binary to measure (default: a release build of this checkout;
 #               it needs its drawserver_Rooms.resources folder next to it).
 #   --report-only DIR: print the tables again from DIR/runs.json (no runs).
@@ -25,7 +28,7 @@
 #               connections first (`replay --connect-first`) and starts drawing in every room
 #               together, so the servers compared hold the same connections when measured.
 # Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3),
-# BASELINE_BIN (for drawserver-base).
+# BASELINE_BIN, BASELINE_FLAGS (for drawserver-base), ALT_BIN, ALT_FLAGS (for drawserver-alt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -100,7 +103,10 @@ connect_first = sys.argv[9] == "1"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
 SERVERS = sys.argv[7].split()
-DRAWSERVERS = {"drawserver": bin, "drawserver-base": os.environ.get("BASELINE_BIN", "")}
+DRAWSERVERS = {"drawserver": bin, "drawserver-base": os.environ.get("BASELINE_BIN", ""),
+               "drawserver-alt": os.environ.get("ALT_BIN") or bin}
+SERVE_FLAGS = {"drawserver-base": os.environ.get("BASELINE_FLAGS", "").split(),
+               "drawserver-alt": os.environ.get("ALT_FLAGS", "").split()}
 # A shared machine: run the server and the load generator ahead of other work.
 NICE = ["nice", "-n", "-15"] if os.geteuid() == 0 else []
 results = []  # every run, as dicts
@@ -120,7 +126,7 @@ def server_command(kind, port, db):
         # comes from 127.0.0.1) and the between-turn pauses are 0 (the relays have none).
         return [DRAWSERVERS[kind], "serve", "--port", str(port), "--db", db, "--log-level", "warning",
                 "--max-connections-per-ip", "0", "--ip-room-rate", "1000000/1s",
-                "--turn-end-seconds", "0", "--game-end-seconds", "1"]
+                "--turn-end-seconds", "0", "--game-end-seconds", "1"] + SERVE_FLAGS.get(kind, [])
     script = {"uws": "socketify_relay.py", "websockets": "websockets_relay.py"}[kind]
     return [python, os.path.join("benchmarks/relays", script), str(port)]
 

@@ -100,6 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
     var conformanceEcho = false
     @Flag(help: ArgumentHelp("Write every frame through NIO's channel, never straight to the socket: the plain path, for benchmarks.", visibility: .hidden))
     var nioWritesOnly = false
+    @Flag(help: ArgumentHelp("Keep nothing, in no database: for benchmarks that measure what persistence costs. A restart loses every room.", visibility: .hidden))
+    var noPersistence = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
 
@@ -149,6 +151,10 @@ struct ServeCommand: AsyncParsableCommand {
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
+        if noPersistence {
+            guard configuration.cluster.store == nil else { throw ValidationError("--no-persistence and --store exclude each other") }
+            configuration.databasePath = nil
+        }
         // Without one: http://HOST:PORT with the port actually bound (`--port 0`), set once
         // the server listens (`DrawServerRuntime.serverListening`).
         configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE")
