@@ -40,6 +40,7 @@ package struct RelayPathTotals: Sendable {
 /// this process spends per delivered frame (persistence included, up to its last commit).
 package struct RelayBenchmark: Sendable {
     package var frames: Int
+    static let yieldEvery = 1_024
 
     package init(frames: Int) {
         self.frames = frames
@@ -78,13 +79,15 @@ package struct RelayBenchmark: Sendable {
     package func run(_ path: some RelayPath) async throws -> Report {
         // Realistic frames from a sample drawing, cycled; each is one pointer batch.
         let sample = SampleDrawing.make(seed: 5).frames.map { ByteBuffer(bytes: $0.bytes) }
+        let sentBytes = (0..<frames).reduce(0) { $0 + sample[$1 % sample.count].readableBytes }
         let cpuStart = ProcessCPU.seconds
         let start = ContinuousClock.now
-        var sentBytes = 0
         for i in 0..<frames {
-            let frame = sample[i % sample.count]
-            sentBytes += frame.readableBytes
-            path.draw(frame)
+            path.draw(sample[i % sample.count])
+            // Lets the store's writer (a task) have the pool now and then: pinned to one
+            // core the pool has one thread, and this loop would hold it to the end, so
+            // every change would be committed at once after the run.
+            if i % Self.yieldEvery == Self.yieldEvery - 1 { await Task.yield() }
         }
         let sendDone = ContinuousClock.now
         let totals = try await path.finish()
