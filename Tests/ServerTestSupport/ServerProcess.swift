@@ -152,9 +152,20 @@ package enum HTTP {
     }
 }
 
-/// A fresh temporary path for a database file.
+/// A fresh temporary path for a database file, in this test process's scratch folder.
 package func temporaryDatabasePath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("drawserver-test-\(UUID().uuidString).sqlite").path
+    TestScratch.folder.appendingPathComponent("\(UUID().uuidString).sqlite").path
+}
+
+/// One folder per test process for its databases, removed when the process exits, so
+/// they do not pile up in the temporary directory run after run.
+enum TestScratch {
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drawserver-test-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestScratch.folder) }
+        return folder
+    }()
 }
 
 /// Text appended from another thread (a pipe's reader) and read by the test.
