@@ -14,6 +14,7 @@
 #                          [--servers "drawserver uws websockets"] [--no-search] [--bin PATH]
 #   --quick: 1 repetition, 8 s runs, no capacity search (a check that everything works).
 #   --no-search: fixed loads and idle memory only (no capacity and room-shape searches).
+#   --no-idle: no idle-memory runs.
 #   --servers: which servers to run; "drawserver-base" is the binary in $BASELINE_BIN
 #              (e.g. a release build of an older commit), run exactly like drawserver, for a
 #              before/after comparison in one alternating run; "drawserver-alt" is $ALT_BIN
@@ -40,6 +41,7 @@ search=1
 out=""
 bin=""
 quick=0
+idle=1
 connect_first=1
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
         --no-connect-first) connect_first=0; shift ;;
         --bin) bin=$2; shift 2 ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
+        --no-idle) idle=0; shift ;;
         --report-only) out=$2; quick=2; shift 2 ;;
         *) echo "unknown argument $1" >&2; exit 2 ;;
     esac
@@ -92,7 +95,7 @@ echo "run.sh: results in $out"
 case " $servers " in
     *" drawserver-base "*) [ -x "${BASELINE_BIN:-}" ] || { echo "run.sh: drawserver-base needs BASELINE_BIN=path/to/drawserver" >&2; exit 2; } ;;
 esac
-exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" <<'PYTHON'
+exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" "$idle" <<'PYTHON'
 import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 import datetime
 
@@ -100,6 +103,7 @@ bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[
 quick, report_only = mode == "1", mode == "2"
 search = sys.argv[8] == "1"
 connect_first = sys.argv[9] == "1"
+idle = sys.argv[10] == "1"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
 SERVERS = sys.argv[7].split()
@@ -358,7 +362,7 @@ if search and not quick and not report_only:
 # 3. Idle connections: memory per connection.
 print("== 10,000 idle connections (hello only)", flush=True)
 idle_n = 2000 if quick else 10000
-for kind in ([] if report_only else SERVERS):
+for kind in ([] if report_only or not idle else SERVERS):
     replay(kind, 0, 0, extra=["--idle", str(idle_n), "--ramp", "5", "--warmup", "3"], label="idle", dur=15)
 
 # 4. drawserver: the largest room shapes with p99 under 50 ms.
@@ -435,6 +439,9 @@ for r in results:
     seen.add(key)
     lines.append("- %s, %s: `%s`" % (r["server"], r["label"], r["command"]))
 lines.append("- drawserver serve flags: `--db TMP --max-connections-per-ip 0 --ip-room-rate 1000000/1s --turn-end-seconds 0 --game-end-seconds 1 --log-level warning`")
+for kind, flags in SERVE_FLAGS.items():
+    if kind in SERVERS and flags:
+        lines.append("- %s adds: `%s`" % (kind, " ".join(flags)))
 report = "\n".join(lines)
 if report_only:
     print()
