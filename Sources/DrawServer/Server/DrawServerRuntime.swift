@@ -82,7 +82,7 @@ final class DrawServerRuntime: Sendable {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
-            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger)
+            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock.writerClock)
             self.database = database
             self.writer = writer
             self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
