@@ -48,6 +48,11 @@ struct ServerClock: Sendable {
         Self.timestamp(elapsedAt(instant))
     }
 
+    /// Runs `body` on `loop` once `delay` of game time has passed.
+    func run(after delay: Duration, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        wake(delay, loop, body)
+    }
+
     /// Runs `body` on `loop` at `deadline` (at once when it has passed).
     func run(at deadline: Timestamp, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
         wake(.milliseconds(deadline.milliseconds) - read(), loop, body)
