@@ -205,9 +205,11 @@ struct CrashDrillTests {
         for client in clients { codes.append(await client.closeCode(within: 15)) }
         #expect(codes.allSatisfy { $0 == 1012 }, "close codes: \(Set(codes.map { $0.map(String.init) ?? "none" }))")
         #expect(await server.waitForExit(seconds: 15) == 0)
-        let took = ContinuousClock.now - start
-        print("drain: 200 clients closed with 1012 and the process exited 0 in \(took)")
-        #expect(took < .seconds(10), "drained in \(took)")
+        print("drain: 200 clients closed with 1012 and the process exited 0 in \(ContinuousClock.now - start)")
+        // Every client left before the 10 s drain timeout, by the server's own account
+        // rather than a window of wall time on a loaded machine.
+        #expect(!server.log.contains("drain timeout: closing the connections that are left"), "\(server.log.suffix(2_000))")
+        #expect(server.log.contains("connections left=0 [DrawServer] drained"))
         let database = try DatabaseQueue(path: db)
         let (players, seats) = try await database.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM player") ?? 0, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM seat") ?? 0)

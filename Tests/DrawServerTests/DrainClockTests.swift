@@ -9,8 +9,8 @@ import Testing
 /// a ten-minute drain timeout by advancing the clock, not by waiting.
 @Suite("The drain on the server's clock", .timeLimit(.minutes(1)))
 struct DrainClockTests {
-    @Test func aPeerThatNeverAnswersIsCutOffAtTheDrainTimeoutOfGameTime() async throws {
-        let clock = ManualServerClock()
+    /// A runtime on `clock` with a ten-minute drain timeout, serving on loopback for `body`.
+    private func withDrainingRuntime(_ clock: ManualServerClock, _ body: @Sendable (DrawServerRuntime, Int) async throws -> Void) async throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
@@ -23,7 +23,31 @@ struct DrainClockTests {
         try await runtime.prepare()
         let app = buildApplication(runtime: runtime, services: [])
         try await app.test(.live) { client in
-            let port = try #require(client.port)
+            try await body(runtime, try #require(client.port))
+        }
+    }
+
+    /// The drain awaits the last connection's close: it ends when the clients have left,
+    /// with no game time passing and no timeout reached.
+    @Test func theDrainEndsWhenTheLastClientHasLeft() async throws {
+        let clock = ManualServerClock()
+        try await withDrainingRuntime(clock) { runtime, port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            let drain = Task { await runtime.drain() }
+            #expect(await ada.closeCode() == 1012)
+            #expect(await bob.closeCode() == 1012)
+            #expect(await drain.value == 0, "nobody was cut off")
+            #expect(clock.now == .zero, "no game time passed")
+            #expect(runtime.server.connectionCount == 0)
+        }
+    }
+
+    @Test func aPeerThatNeverAnswersIsCutOffAtTheDrainTimeoutOfGameTime() async throws {
+        let clock = ManualServerClock()
+        try await withDrainingRuntime(clock) { runtime, port in
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")
             // Upgraded, then silent: it never reads the 1012 nor answers it.

@@ -31,9 +31,11 @@ struct IdleCommitThreadTests {
     }
 
     /// A job the thread does not start in time is taken back: the caller hears nil and the
-    /// job never runs, even once the thread is free again.
-    @Test func aJobNotStartedInTimeIsTakenBackAndNeverRuns() async throws {
-        let thread = IdleCommitThread()
+    /// job never runs, even once the thread is free again. The patience is the writer's
+    /// clock's, here virtual time: it runs out at 20 ms, not at 19.
+    @Test func aJobNotStartedWithinItsPatienceIsTakenBackAndNeverRuns() async throws {
+        let clock = ManualServerClock()
+        let thread = IdleCommitThread(clock: .manual(clock))
         defer { thread.stop() }
         let release = DispatchSemaphore(value: 0)
         // Waits for the thread to be inside the first job, however long an idle-priority
@@ -42,11 +44,16 @@ struct IdleCommitThreadTests {
         let busy = Task { try await thread.run { starting.yield(); release.wait() } }
         for await _ in started { break }
         let ran = Flag()
-        let late = try await thread.run(startWithin: .milliseconds(20)) { ran.set() }
-        #expect(late == nil)
+        let late = Task { try await thread.run(startWithin: .milliseconds(20)) { ran.set() } }
+        try await waitUntil { clock.pending == 1 }
+        clock.advance(by: .milliseconds(19))
+        #expect(clock.pending == 1, "19 ms on, its patience has not run out")
+        clock.advance(by: .milliseconds(1))
+        #expect(try await late.value == nil)
         release.signal()
         try await busy.value
-        #expect(try await thread.run(startWithin: .seconds(10)) { 3 } == 3, "a free thread starts in time")
+        // Virtual time stands still now, so this patience cannot run out: the job starts.
+        #expect(try await thread.run(startWithin: .milliseconds(20)) { 3 } == 3, "a free thread starts it")
         #expect(!ran.isSet, "the job taken back never ran")
     }
 

@@ -124,10 +124,13 @@ extension RawWebSocket {
                 continue
             }
             guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return (written, sent < 0 ? errno : 0) }
+            // Waits for the socket to take bytes again; `stall` without that means the
+            // server stopped reading (the flood's end, not a measurement).
             let since = stalledSince ?? Date()
             stalledSince = since
-            if Date().timeIntervalSince(since) > stall { break }
-            usleep(1_000)
+            let left = stall - Date().timeIntervalSince(since)
+            var writable = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+            if left <= 0 || poll(&writable, 1, Int32(left * 1000) + 1) == 0 { break }
         }
         return (written, 0)
     }

@@ -10,6 +10,7 @@ package final class ServerProcess {
     package let process = Process()
     package let port: Int
     private let output = TextBuffer()
+    private let exited: ProcessExit
 
     /// The `drawserver` executable built next to the test runner.
     package static var executable: URL {
@@ -22,6 +23,7 @@ package final class ServerProcess {
     /// Starts `drawserver serve` on `port` (a free one by default) and waits until it
     /// listens and is ready.
     package init(port requested: Int = 0, _ arguments: [String] = [], environment: [String: String] = [:], waitForReady: Bool = true) async throws {
+        exited = ProcessExit(process)
         let pipe = Pipe()
         process.executableURL = Self.executable
         // Admission control off: these tests run beside many others and do not test load.
@@ -77,10 +79,7 @@ package final class ServerProcess {
 
     /// Waits for the process to end; its exit status, or nil if it is still running.
     package func waitForExit(seconds: Double) async -> Int32? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await exited.wait(timeout: .milliseconds(Int(seconds * 1000)))
         return process.isRunning ? nil : process.terminationStatus
     }
 
@@ -107,9 +106,9 @@ package final class ServerProcess {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardError = pipe
+        let exited = ProcessExit(process)
         try process.run()
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        await exited.wait(timeout: .milliseconds(Int(seconds * 1000)))
         if process.isRunning { process.terminate() }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
@@ -174,6 +173,51 @@ package final class TextBuffer: Sendable {
     package init() {}
     package func append(_ text: String) { value.withLock { $0 += text } }
     package var text: String { value.withLock { $0 } }
+}
+
+/// The end of a child process, awaited (its termination handler) rather than polled. Made
+/// before the process runs.
+package final class ProcessExit: Sendable {
+    private struct State {
+        var ended = false
+        var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init(_ process: Process) {
+        process.terminationHandler = { [self] _ in
+            let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+                s.ended = true
+                defer { s.waiters.removeAll() }
+                return s.waiters.map(\.continuation)
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Returns when the process has ended, or after `timeout` (an upper bound for a
+    /// process that hangs, not a measurement).
+    package func wait(timeout: Duration) async {
+        await withCheckedContinuation { continuation in
+            let id = state.withLock { s -> Int? in
+                if s.ended { return nil }
+                s.nextID += 1
+                s.waiters.append((s.nextID, continuation))
+                return s.nextID
+            }
+            guard let id else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.state.withLock { s -> CheckedContinuation<Void, Never>? in
+                    guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return s.waiters.remove(at: index).continuation
+                }
+                expired?.resume()
+            }
+        }
+    }
 }
 
 /// Thrown by `waitUntil` when its condition never held.

@@ -24,9 +24,12 @@ final class IdleCommitThread: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// The thread's name in `top -H` and profiles (at most 15 bytes on Linux).
     private let name: String
+    /// Times `run(startWithin:)`'s patience; a test hands in virtual time.
+    private let clock: WriterClock
 
-    init(name: String = "ds-commits") {
+    init(name: String = "ds-commits", clock: WriterClock = .monotonic()) {
         self.name = name
+        self.clock = clock
     }
 
     private struct State: Sendable {
@@ -68,7 +71,7 @@ final class IdleCommitThread: Sendable {
             if start { startThread() }
             wake.signal()
             if let startWithin {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(startWithin.nanoseconds))) {
+                clock.wake(startWithin) {
                     if claim.takeBack() { continuation.resume(returning: nil) }
                 }
             }

@@ -107,10 +107,15 @@ final class PersistenceWriter: GameStore, Service {
         self.logger = logger
     }
 
-    /// A writer to the SQLite file.
-    convenience init(database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger) {
-        let backend = SQLiteBackend(database: database, retention: configuration.turnRetention, idleStartPatience: configuration.idleStartPatience)
-        self.init(backend: backend, configuration: configuration, metrics: metrics, logger: logger)
+    /// A writer to the SQLite file; `clock` also times the commit thread's start patience.
+    convenience init(
+        database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger,
+        clock: WriterClock = .monotonic()
+    ) {
+        let backend = SQLiteBackend(
+            database: database, retention: configuration.turnRetention, idleStartPatience: configuration.idleStartPatience, clock: clock
+        )
+        self.init(backend: backend, configuration: configuration, metrics: metrics, logger: logger, clock: clock)
     }
 
     // MARK: - GameStore (called from rooms and sessions, under their locks; never blocks)

@@ -8,12 +8,14 @@ final class SQLiteBackend: StorageBackend {
     let database: GameDatabase
     let retention: Int
     let idleStartPatience: Duration
-    private let commitThread = IdleCommitThread()
+    private let commitThread: IdleCommitThread
 
-    init(database: GameDatabase, retention: Int, idleStartPatience: Duration) {
+    /// `clock` times `idleStartPatience`.
+    init(database: GameDatabase, retention: Int, idleStartPatience: Duration, clock: WriterClock = .monotonic()) {
         self.database = database
         self.retention = retention
         self.idleStartPatience = idleStartPatience
+        self.commitThread = IdleCommitThread(clock: clock)
     }
 
     func commit(_ changes: [PersistenceWriter.Change], behind: Bool) async throws -> Bool {

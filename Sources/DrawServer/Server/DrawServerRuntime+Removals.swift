@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import Rooms
 
 extension DrawServerRuntime {
@@ -10,13 +11,18 @@ extension DrawServerRuntime {
     /// this node's shelf of recent drawings and its image cache within
     /// `removalWatchInterval`, so they answer 404 here too. The node that removes one drops
     /// it at once. Runs until cancelled (`drain`).
+    ///
+    /// It polls: other nodes' removals are only seen by asking the store. The interval is
+    /// game time (the server's clock); the windows are wall-clock milliseconds, because
+    /// that is what the nodes write into the store.
     func watchRemovals(_ postgres: PostgresGameStore) -> Task<Void, Never> {
-        Task { [weak self] in
+        let (clock, loop) = (server.clock, eventLoopGroup.any())
+        return Task { [weak self] in
             // Overlapping windows: the nodes' wall clocks need not agree exactly.
             var since = GameDatabase.wallClockMs - 10_000
             while !Task.isCancelled {
-                try? await Task.sleep(for: Self.removalWatchInterval)
-                guard let self else { return }
+                await clock.sleep(for: Self.removalWatchInterval, on: loop)
+                guard !Task.isCancelled, let self else { return }
                 let started = GameDatabase.wallClockMs
                 guard let removed = try? await postgres.removedDrawings(sinceMs: since) else { continue }
                 for id in removed where !self.server.drawings.isRemoved(id) {

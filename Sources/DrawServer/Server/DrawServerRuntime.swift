@@ -82,7 +82,7 @@ final class DrawServerRuntime: Sendable {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
-            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger)
+            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock.writerClock)
             self.database = database
             self.writer = writer
             self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
@@ -149,24 +149,21 @@ final class DrawServerRuntime: Sendable {
         readiness.set(.draining)
         server.admission.stop()
         if let postgres { await handOver(postgres) }
+        // Set before anyone is told, so a test that sees its 1012 and advances virtual time
+        // cannot move the deadline on.
+        let deadline = server.clock.now + DurationText.milliseconds(configuration.drainTimeout)
         let outboxes = server.beginDrain()
         logger.info("draining", metadata: ["connections": "\(outboxes.count)"])
         for outbox in outboxes {
             outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
-        // On the server's clock, so a test on virtual time reaches the deadline by advancing it.
-        let deadline = server.clock.now + DurationText.milliseconds(configuration.drainTimeout)
-        while server.connectionCount > 0, server.clock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await waitForNoConnections(until: deadline)
         let stragglers = server.allOutboxes
         if !stragglers.isEmpty {
             logger.warning("drain timeout: closing the connections that are left", metadata: ["connections": "\(stragglers.count)"])
+            let cutOff = server.clock.now + DurationText.milliseconds(Self.abortPatience)
             for outbox in stragglers { outbox.abort() }
-            let cutOff = ContinuousClock.now + .seconds(1)
-            while server.connectionCount > 0, ContinuousClock.now < cutOff {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+            await waitForNoConnections(until: cutOff)
         }
         if let writer, await !writer.flush() {
             logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
@@ -180,6 +177,25 @@ final class DrawServerRuntime: Sendable {
 }
 
 extension DrawServerRuntime {
+    /// How long the drain waits for aborted connections to finish closing before it flushes
+    /// the store anyway.
+    static let abortPatience: Duration = .seconds(1)
+
+    /// Returns once no connection is open or at `deadline`, whichever comes first. On the
+    /// server's clock, so a test on virtual time reaches the deadline by advancing it; the
+    /// connections' side is awaited, not polled.
+    func waitForNoConnections(until deadline: Timestamp) async {
+        let loop = eventLoopGroup.any()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Atomic<Bool>(false)
+            let resume: @Sendable () -> Void = {
+                if once.exchange(true, ordering: .acquiringAndReleasing) == false { continuation.resume() }
+            }
+            server.clock.run(at: deadline, on: loop, resume)
+            server.whenNoConnections(resume)
+        }
+    }
+
     /// Rolling restart on a shared store: instead of waiting for games to end, every room
     /// stops here (its members are asked to reconnect, 1012), what it wrote is committed,
     /// its lease is released, and the other nodes are told to take it over now. Clients

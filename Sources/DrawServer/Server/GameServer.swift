@@ -73,6 +73,7 @@ final class GameServer: Sendable {
     /// until then (`roomAndVersion(of:)`) instead of looking it up per drawing frame.
     private let membershipVersion = Atomic<Int>(0)
     private let connectionCounter = Atomic<UInt64>(0)
+    private let connectionsClosed = ConnectionsClosedSignal()
 
     init(
         configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
@@ -104,6 +105,12 @@ final class GameServer: Sendable {
 
     /// Open WebSocket connections.
     var connectionCount: Int { directory.withLock { $0.outboxes.count } }
+
+    /// Runs `body` once no WebSocket connection is open (at once if none is).
+    func whenNoConnections(_ body: @escaping @Sendable () -> Void) {
+        connectionsClosed.add(body)
+        if connectionCount == 0 { connectionsClosed.fire() }
+    }
 
     /// What `register` decided for a new connection.
     enum Admission: Equatable {
@@ -199,6 +206,7 @@ final class GameServer: Sendable {
         }
         metrics.connections.record(count)
         if let player, let room { room.detach(player, outbox: outbox) }
+        if count == 0 { connectionsClosed.fire() }
     }
 
     /// Sends one message to one connection, counted in the metrics.

@@ -136,6 +136,11 @@ final class GameSession: WebSocketService {
         return .handled
     }
 
+    /// Budgets refill in game time, so a held message is given again in game time.
+    func wake(after delay: TimeAmount, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        server.clock.run(after: .nanoseconds(delay.nanoseconds), on: loop, body)
+    }
+
     private func later(_ milliseconds: Int) -> WebSocketDisposition {
         server.metrics.messagesDelayed.increment()
         return .later(.milliseconds(Int64(milliseconds)))

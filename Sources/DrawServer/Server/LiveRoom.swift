@@ -215,7 +215,8 @@ final class LiveRoom: Sendable {
         }
         for recipient in reserved { recipient.outbox.sendReserved(wire, to: recipient.socket) }
         if let resyncLater {
-            eventLoop.scheduleTask(in: .milliseconds(Int64(resyncLater))) { self.resyncDue(player) }
+            // On game time, from the frame's own reading of it: a test paces it virtually.
+            server.clock.run(at: now + resyncLater, on: eventLoop) { self.resyncDue(player) }
         }
         if relayed {
             server.metrics.relayLatency.recordNanoseconds((ContinuousClock.now - receivedAt).nanoseconds)

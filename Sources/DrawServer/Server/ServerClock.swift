@@ -16,9 +16,14 @@ struct ServerClock: Sendable {
     private let elapsedAt: @Sendable (ContinuousClock.Instant) -> Duration
     /// Runs `body` on `loop` once `delay` of game time has passed.
     private let wake: @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Void
+    /// The persistence writer's deadlines on the same time. (Its monotonic timers are
+    /// Dispatch's, not an event loop's: the idle thread's start patience must expire on
+    /// time while the loops are busy, which is exactly when it does expire.)
+    let writerClock: WriterClock
 
     /// The process's monotonic clock; timers are the event loops' own.
     init() {
+        writerClock = .monotonic()
         let origin = ContinuousClock.now
         read = { ContinuousClock.now - origin }
         elapsedAt = { $0 - origin }
@@ -29,6 +34,7 @@ struct ServerClock: Sendable {
 
     /// Game time that moves only when `manual` is advanced.
     init(_ manual: ManualServerClock) {
+        writerClock = .manual(manual)
         read = { manual.now }
         // A frame arrives at the game time of its reading: the test's clock has no instants.
         elapsedAt = { _ in manual.now }
@@ -40,6 +46,11 @@ struct ServerClock: Sendable {
     /// The game time of an instant already read, such as when a frame arrived.
     func timestamp(of instant: ContinuousClock.Instant) -> Timestamp {
         Self.timestamp(elapsedAt(instant))
+    }
+
+    /// Runs `body` on `loop` once `delay` of game time has passed.
+    func run(after delay: Duration, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        wake(delay, loop, body)
     }
 
     /// Runs `body` on `loop` at `deadline` (at once when it has passed).

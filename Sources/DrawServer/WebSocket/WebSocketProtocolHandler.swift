@@ -19,6 +19,16 @@ protocol WebSocketService: AnyObject {
     func closeSent()
     /// The connection closed, however it closed. Called once.
     func connectionClosed()
+    /// Runs `body` on `loop` once `delay` has passed on the clock `.later` is measured on
+    /// (the game's for `GameSession`, so held messages wait in game time like its budgets).
+    func wake(after delay: TimeAmount, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void)
+}
+
+extension WebSocketService {
+    /// The event loop's own clock, for services whose delays are not game time.
+    func wake(after delay: TimeAmount, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        loop.scheduleTask(in: delay, body)
+    }
 }
 
 /// The WebSocket protocol of one upgraded connection, on its event loop, from the bytes the
@@ -43,7 +53,9 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private var context: ChannelHandlerContext?
     /// Messages the service will take later, and what was read behind them.
     private var held: HeldMessages
-    private var retry: Scheduled<Void>?
+    /// Numbers the armed retry of held messages: a wake-up for an older one (or after the
+    /// connection closed, which bumps it) does nothing. The service's clock has no cancel.
+    private var retryArming = 0
     /// Told when reading stops for held messages, so the heartbeat does not blame the peer.
     private let activity: ActivityMonitor?
     private var readPending = false
@@ -135,13 +147,15 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
 
     private func scheduleRetry(in delay: TimeAmount) {
         guard let context else { return }
-        retry = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { self.retryHeld() }
+        retryArming += 1
+        let (arming, handler) = (retryArming, NIOLoopBound(self, eventLoop: context.eventLoop))
+        service.wake(after: delay, on: context.eventLoop) { handler.value.retryHeld(arming: arming) }
     }
 
     /// The service's budget has had time to refill: the waiting messages go in order, then
     /// what was read behind them.
-    private func retryHeld() {
-        retry = nil
+    private func retryHeld(arming: Int) {
+        guard arming == retryArming else { return }
         guard let context else { return }
         guard receiver.state == .open else {
             held.removeAll()
@@ -235,7 +249,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private func startLingering(context: ChannelHandlerContext) {
         linger = LingeringClose(configuration: lingering)
         held.removeAll()
-        retry?.cancel()
+        retryArming += 1
         closeDeadline?.cancel()
         let channel = context.channel
         closeDeadline = context.eventLoop.scheduleTask(in: TimeAmount(lingering.timeout)) {
@@ -260,7 +274,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         guard !notifiedClosed else { return }
         notifiedClosed = true
         closeDeadline?.cancel()
-        retry?.cancel()
+        retryArming += 1
         held.removeAll()
         service.connectionClosed()
     }
