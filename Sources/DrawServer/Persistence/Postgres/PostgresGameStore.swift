@@ -81,6 +81,10 @@ final class PostgresGameStore: GameStore, Service {
     let leases: PostgresLeases
     let clock = ServerClock()
     private let clientTask: Task<Void, Never>
+    /// The pool's own event loop. postgres-nio's default is the process's shared group,
+    /// which is the server's: a batch of megabytes would then be written, and every
+    /// answer read, in line with the players' frames.
+    private let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// Holds the node id's advisory lock while the node runs.
     private let identity: PostgresConnection
     private let pending = Mutex(Pending())
@@ -174,7 +178,7 @@ final class PostgresGameStore: GameStore, Service {
         self.logger = logger
         var options = url.clientConfiguration
         options.options.maximumConnections = 4
-        let client = PostgresClient(configuration: options, backgroundLogger: logger)
+        let client = PostgresClient(configuration: options, eventLoopGroup: loop, backgroundLogger: logger)
         self.client = client
         self.clientTask = Task { await client.run() }
         self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
@@ -191,6 +195,8 @@ final class PostgresGameStore: GameStore, Service {
     func close() async {
         clientTask.cancel()
         try? await identity.close()
+        await clientTask.value
+        try? await loop.shutdownGracefully()
     }
 
     // MARK: - GameStore (called under room and session locks; never blocks)
