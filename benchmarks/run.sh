@@ -20,7 +20,9 @@
 #              before/after comparison in one alternating run; "drawserver-alt" is $ALT_BIN
 #              (default: the --bin binary), a third contender. BASELINE_FLAGS and ALT_FLAGS
 #              add serve flags to those two (e.g. the same binary with a different store:
-#              ALT_FLAGS="--store postgres://..." or "--no-persistence").
+#              ALT_FLAGS="--store fresh+postgres://..." or "--no-persistence"). A store URL
+#              written fresh+postgres://... gets a new empty database on that server for each
+#              run: a node started on a used one would take over the earlier runs' rooms.
 #   --bin PATH: the drawserver binary to measure (default: a release build of this checkout;
 #               it needs its drawserver_Rooms.resources folder next to it).
 #   --report-only DIR: print the tables again from DIR/runs.json (no runs).
@@ -124,13 +126,27 @@ def free_port():
     return port
 
 
+fresh_databases = [0]
+
+
+def fresh_store(flag):
+    """A new empty database on the server of a fresh+postgres:// URL, as a postgres:// URL."""
+    if not flag.startswith("fresh+postgres://"):
+        return flag
+    url = flag[len("fresh+"):]
+    fresh_databases[0] += 1
+    name = "drawserver_bench_%d_%d" % (os.getpid(), fresh_databases[0])
+    subprocess.run(["psql", url, "-qc", "CREATE DATABASE " + name], check=True)
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
 def server_command(kind, port, db):
     if kind in DRAWSERVERS:
         # Full game with persistence; only the per-address abuse caps are lifted (all load
         # comes from 127.0.0.1) and the between-turn pauses are 0 (the relays have none).
         return [DRAWSERVERS[kind], "serve", "--port", str(port), "--db", db, "--log-level", "warning",
                 "--max-connections-per-ip", "0", "--ip-room-rate", "1000000/1s",
-                "--turn-end-seconds", "0", "--game-end-seconds", "1"] + SERVE_FLAGS.get(kind, [])
+                "--turn-end-seconds", "0", "--game-end-seconds", "1"] + [fresh_store(f) for f in SERVE_FLAGS.get(kind, [])]
     script = {"uws": "socketify_relay.py", "websockets": "websockets_relay.py"}[kind]
     return [python, os.path.join("benchmarks/relays", script), str(port)]
 
