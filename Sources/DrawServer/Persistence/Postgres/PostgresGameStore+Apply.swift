@@ -12,7 +12,7 @@ extension PostgresGameStore {
     func write(_ changes: [Change]) async -> Bool {
         let rooms = Self.rooms(of: changes)
         let claims = keeper.withLock { k in
-            rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: clock.now) }
+            rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
         }
         await perform(claims)
         var epochs: [RoomCode: Int64] = [:]

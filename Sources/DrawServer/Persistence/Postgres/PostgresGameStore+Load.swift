@@ -38,7 +38,7 @@ extension PostgresGameStore {
             .decode((String, String, String, String?).self) {
             state.players.append(.init(id: id, name: name, tokenHash: tokenHash, avatar: Self.avatar(avatar)))
         }
-        let sentAt = clock.now
+        let sentAt = now
         let durationMs = configuration.leases.durationMs
         var claimed: [String: Int64] = [:]
         for try await (code, epoch) in try await client.query("""
@@ -68,7 +68,7 @@ extension PostgresGameStore {
             for code in k.leases.keys where k.isLost(code) && !held.contains(code) { k.forget(code) }
             return k.leases.keys.map(\.rawValue)
         }
-        let sentAt = clock.now
+        let sentAt = now
         let durationMs = configuration.leases.durationMs
         var claimed: [String: Int64] = [:]
         for try await (code, epoch) in try await client.query("""
