@@ -109,7 +109,7 @@ final class ClusterBus: Sendable {
     private func listen() async {
         while !Task.isCancelled {
             do {
-                try await store.client.withConnection { connection in
+                try await store.client.withOpenConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         self.listening.store(true, ordering: .releasing)
                         defer { self.listening.store(false, ordering: .releasing) }
@@ -161,7 +161,7 @@ final class ClusterBus: Sendable {
 
     private func publish(_ message: ClusterMessage) async {
         do {
-            try await store.client.query("SELECT pg_notify(\(Self.channel), \(message.payload))", logger: logger)
+            try await store.client.execute("SELECT pg_notify(\(Self.channel), \(message.payload))", logger: logger)
         } catch {
             logger.warning("cluster message not sent", metadata: ["error": "\(StoreOpenError.reason(error))"])
         }

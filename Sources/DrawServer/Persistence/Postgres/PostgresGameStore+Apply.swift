@@ -40,7 +40,7 @@ extension PostgresGameStore {
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
         do {
-            let fenced = try await client.withTransaction(logger: logger) { connection in
+            let fenced = try await client.withOpenTransaction(logger: logger) { connection in
                 try await Self.apply(writable, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
             }
             if !unclaimed.isEmpty {

@@ -183,6 +183,14 @@ final class PostgresGameStore: GameStore, Service {
         self.logger = logger
         var options = url.clientConfiguration
         options.options.maximumConnections = 4
+        // A transaction left open by a node that went quiet (cut off from the database,
+        // paused) keeps its row locks, the batch's `FOR SHARE` on its leases among them:
+        // the node taking those rooms over would wait for them for as long as the
+        // partition lasts. PostgreSQL ends such a session after a lease's length; by then
+        // its node has stopped running the rooms (`LeaseKeeper.Configuration.validity`).
+        options.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", "\(configuration.leases.durationMs)ms"),
+        ]
         let client = PostgresClient(configuration: options, backgroundLogger: logger)
         self.client = client
         self.clientTask = Task { await client.run() }
