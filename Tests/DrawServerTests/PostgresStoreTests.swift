@@ -137,7 +137,7 @@ struct PostgresStoreTests {
         #expect(takenAt == 2)
         b.keeper.withLock { k in
             k.forget(room.code)
-            _ = k.want(room.code, now: b.clock.now)
+            _ = k.want(room.code, now: b.now)
             _ = k.acquired(room.code, epoch: 2)
         }
         _ = room.handle(.chat("hello from b"), from: PlayerID("bob"), now: now + 10)

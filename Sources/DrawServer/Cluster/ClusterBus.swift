@@ -7,6 +7,10 @@ import Synchronization
 /// its own, NOTIFYs through the store's pool, ticks the router, and carries out its actions
 /// on the game server. Low-rate traffic only (invitations, node addresses, hand-overs):
 /// drawing never goes through it.
+///
+/// Its waits (the router's tick, the patience for the listening connection, the repeats
+/// of a "moved" notice, the pause before listening again) run on the store's clock, so a
+/// test that hands the store a `ManualServerClock` moves them too.
 final class ClusterBus: Sendable {
     static let channel = "drawserver"
     /// How often the router's deadlines are checked.
@@ -21,6 +25,10 @@ final class ClusterBus: Sendable {
     /// A "moved" notice is published again after these delays: a node whose listening
     /// connection was being set up (it just started) or replaced would miss it once.
     static let movedRepeats: [Duration] = [.seconds(1), .seconds(3)]
+    /// How long a lost listening connection waits before it is replaced.
+    static let relistenDelay = Duration.seconds(1)
+    /// How often `waitUntilListening` looks.
+    static let listeningPoll = Duration.milliseconds(10)
 
     init(store: PostgresGameStore, server: GameServer, advertise: String, logger: Logger) {
         self.store = store
@@ -43,7 +51,7 @@ final class ClusterBus: Sendable {
                 group.addTask {
                     while !Task.isCancelled {
                         self.perform(self.router.withLock { $0.tick(now: self.server.clock.now) })
-                        try? await Task.sleep(for: Self.tickInterval)
+                        await self.store.clock.sleep(Self.tickInterval)
                     }
                 }
             }
@@ -54,9 +62,10 @@ final class ClusterBus: Sendable {
     /// Waits (at most `patience`) until the node listens on the channel, so a node that
     /// opens for players hears the others' notices from its first player on.
     func waitUntilListening(patience: Duration = .seconds(2)) async {
-        let deadline = ContinuousClock.now + patience
-        while !listening.load(ordering: .acquiring), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        let clock = store.clock
+        let deadline = clock.elapsed() + patience
+        while !listening.load(ordering: .acquiring), clock.elapsed() < deadline {
+            await clock.sleep(Self.listeningPoll)
         }
     }
 
@@ -81,7 +90,7 @@ final class ClusterBus: Sendable {
         guard !messages.isEmpty else { return }
         for message in messages { await publish(message) }
         for delay in Self.movedRepeats {
-            try? await Task.sleep(for: delay)
+            await store.clock.sleep(delay)
             // Only rooms still here: one lost meanwhile is another node's to announce.
             for message in messages {
                 guard case .moved(let code, _, _) = message, let room = RoomCode(parsing: code), server.room(room) != nil else { continue }
@@ -95,12 +104,12 @@ final class ClusterBus: Sendable {
         router.withLock { $0.movedRoom(of: player, now: server.clock.now) }
     }
 
-    /// Listens until cancelled; a lost connection is replaced after a second (messages sent
-    /// meanwhile are missed: every request has a deadline).
+    /// Listens until cancelled; a lost connection is replaced after `relistenDelay`
+    /// (messages sent meanwhile are missed: every request has a deadline).
     private func listen() async {
         while !Task.isCancelled {
             do {
-                try await store.client.withConnection { connection in
+                try await store.client.withOpenConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         self.listening.store(true, ordering: .releasing)
                         defer { self.listening.store(false, ordering: .releasing) }
@@ -113,7 +122,8 @@ final class ClusterBus: Sendable {
                 if Task.isCancelled { return }
                 logger.warning("cluster channel lost; listening again", metadata: ["error": "\(StoreOpenError.reason(error))"])
             }
-            try? await Task.sleep(for: .seconds(1))
+            if Task.isCancelled { return }
+            await store.clock.sleep(Self.relistenDelay)
         }
     }
 
@@ -151,7 +161,7 @@ final class ClusterBus: Sendable {
 
     private func publish(_ message: ClusterMessage) async {
         do {
-            try await store.client.query("SELECT pg_notify(\(Self.channel), \(message.payload))", logger: logger)
+            try await store.client.execute("SELECT pg_notify(\(Self.channel), \(message.payload))", logger: logger)
         } catch {
             logger.warning("cluster message not sent", metadata: ["error": "\(StoreOpenError.reason(error))"])
         }

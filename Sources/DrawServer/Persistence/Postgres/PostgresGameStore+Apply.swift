@@ -12,7 +12,7 @@ extension PostgresGameStore {
     func write(_ changes: [Change]) async -> Bool {
         let rooms = Self.rooms(of: changes)
         let claims = keeper.withLock { k in
-            rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: clock.now) }
+            rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
         }
         await perform(claims)
         var epochs: [RoomCode: Int64] = [:]
@@ -40,7 +40,7 @@ extension PostgresGameStore {
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
         do {
-            let fenced = try await client.withTransaction(logger: logger) { connection in
+            let fenced = try await client.withOpenTransaction(logger: logger) { connection in
                 try await Self.apply(writable, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
             }
             if !unclaimed.isEmpty {

@@ -15,26 +15,26 @@ extension PostgresGameStore {
         guard let handler = directoryHandler.withLock({ $0 }) else { return }
         do {
             var directory = RemoteRooms.Directory()
-            for try await (code, node) in try await client.query("""
+            for (code, node) in try await client.rows("""
                 SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
-                """, logger: logger).decode((String, String).self) {
+                """, as: (String, String).self, logger: logger) {
                 if let code = RoomCode(parsing: code) { directory.owners[code] = node }
             }
             // Every live room of the other nodes: the public ones for the lobby, all of them
             // for the moderator's room list.
-            for try await (code, name, isPublic, players, maxPlayers, phase, node) in try await client.query("""
+            for (code, name, isPublic, players, maxPlayers, phase, node) in try await client.rows("""
                 SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id FROM room r JOIN room_leases l ON l.code = r.code
                 WHERE l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
-                """, logger: logger).decode((String, String, Bool, Int, Int, String, String).self) {
+                """, as: (String, String, Bool, Int, Int, String, String).self, logger: logger) {
                 guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
                 let summary = RoomSummary(code: room, name: name, isPublic: isPublic, players: players, maxPlayers: maxPlayers, phase: phase)
                 if isPublic { directory.publicRooms.append(summary) }
                 directory.allRooms.append(.init(summary: summary, node: node))
             }
             var players: [StoredState.Player] = []
-            for try await (id, name, tokenHash) in try await client.query("""
+            for (id, name, tokenHash) in try await client.rows("""
                 SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)
-                """, logger: logger).decode((String, String, String).self) {
+                """, as: (String, String, String).self, logger: logger) {
                 players.append(.init(id: id, name: name, tokenHash: tokenHash))
             }
             handler(directory, players)
@@ -45,7 +45,7 @@ extension PostgresGameStore {
 
     func heartbeat() async {
         do {
-            try await client.query("""
+            try await client.execute("""
                 INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
                 ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
                 """, logger: logger)

@@ -75,18 +75,18 @@ extension PostgresGameStore: DrawingArchive {
     }
 
     func drawingLog(_ id: DrawingID) async throws -> StrokeLog? {
-        for try await text in try await client.query(
-            "SELECT strokes FROM turn WHERE drawing_id = \(id.rawValue)", logger: logger
-        ).decode(String.self) {
+        for text in try await client.rows(
+            "SELECT strokes FROM turn WHERE drawing_id = \(id.rawValue)", as: String.self, logger: logger
+        ) {
             return try StrokeLog(ndjson: text)
         }
         return nil
     }
 
     func drawingDrawer(_ id: DrawingID) async throws -> (id: PlayerID, name: String)? {
-        for try await (drawer, name) in try await client.query(
-            "SELECT drawer, drawer_name FROM turn WHERE drawing_id = \(id.rawValue)", logger: logger
-        ).decode((String, String).self) {
+        for (drawer, name) in try await client.rows(
+            "SELECT drawer, drawer_name FROM turn WHERE drawing_id = \(id.rawValue)", as: (String, String).self, logger: logger
+        ) {
             return (PlayerID(drawer), name)
         }
         return nil
@@ -96,7 +96,7 @@ extension PostgresGameStore: DrawingArchive {
         var tokenHash: String?
         if case .player(let hash) = query.scope { tokenHash = hash }
         let best = query.order == .best
-        let rows = try await client.query("""
+        let rows = try await client.rows("""
             SELECT t.drawing_id, t.word, t.drawer_name, t.language, t.likes, t.dislikes, t.finished_at, t.public
             FROM turn t
             WHERE t.drawing_id IS NOT NULL
@@ -108,11 +108,9 @@ extension PostgresGameStore: DrawingArchive {
             ORDER BY CASE WHEN \(best)::boolean THEN t.likes - t.dislikes END DESC NULLS LAST,
                      CASE WHEN \(best)::boolean THEN t.likes END DESC NULLS LAST, t.id DESC
             LIMIT \(query.perPage + 1) OFFSET \(query.offset)
-            """, logger: logger)
+            """, as: (String, String, String, String, Int, Int, Int64, Bool).self, logger: logger)
         var entries: [GalleryEntry] = []
-        for try await (id, word, drawer, language, likes, dislikes, finishedAt, isPublic) in rows.decode(
-            (String, String, String, String, Int, Int, Int64, Bool).self
-        ) {
+        for (id, word, drawer, language, likes, dislikes, finishedAt, isPublic) in rows {
             entries.append(GalleryEntry(
                 id: id, word: word, drawer: drawer, language: language, likes: likes, dislikes: dislikes,
                 finishedAt: finishedAt, isPublic: isPublic
@@ -123,7 +121,7 @@ extension PostgresGameStore: DrawingArchive {
 
     func removeDrawing(_ id: DrawingID) async throws -> Bool {
         let now = GameDatabase.wallClockMs
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await client.withOpenTransaction(logger: logger) { connection in
             try await connection.query("""
                 INSERT INTO removed_drawing (drawing_id, removed_at) VALUES (\(id.rawValue), \(now)) ON CONFLICT DO NOTHING
                 """, logger: logger)
@@ -144,9 +142,9 @@ extension PostgresGameStore {
     /// from memory (`DrawServerRuntime.watchRemovals`).
     func removedDrawings(sinceMs: Int64) async throws -> [DrawingID] {
         var ids: [DrawingID] = []
-        for try await text in try await client.query(
-            "SELECT drawing_id FROM removed_drawing WHERE removed_at >= \(sinceMs)", logger: logger
-        ).decode(String.self) {
+        for text in try await client.rows(
+            "SELECT drawing_id FROM removed_drawing WHERE removed_at >= \(sinceMs)", as: String.self, logger: logger
+        ) {
             if let id = DrawingID(parsing: text) { ids.append(id) }
         }
         return ids

@@ -8,18 +8,18 @@ extension PostgresGameStore {
     /// (the database unreachable) must not hold up the check that stops a room when its
     /// lease runs out, which is what keeps two nodes from running it.
     func tickLeases() {
-        let actions = keeper.withLock { $0.tick(now: clock.now) }
+        let actions = keeper.withLock { $0.tick(now: now) }
         guard !actions.isEmpty else { return }
         // A renewal in flight blocks further ones for its room (`renewSentAt`), so at most
         // one such task per room waits while the database is away.
         Task { await self.perform(actions) }
     }
 
-    /// Ticks the leases every `leaseTick` until cancelled.
+    /// Ticks the leases every `leaseTick` of the store's clock until cancelled.
     func keepLeases() async {
         while !Task.isCancelled {
             tickLeases()
-            try? await Task.sleep(for: configuration.leaseTick)
+            await clock.sleep(configuration.leaseTick)
         }
     }
 

@@ -18,9 +18,9 @@ extension PostgresGameStore {
 
     private func storedPlayer(tokenHash: String) async -> StoredState.Player? {
         do {
-            for try await (id, name, hash, avatar) in try await client.query("""
+            for (id, name, hash, avatar) in try await client.rows("""
                 SELECT id, name, token_hash, avatar FROM player WHERE token_hash = \(tokenHash)
-                """, logger: logger).decode((String, String, String, String?).self) {
+                """, as: (String, String, String, String?).self, logger: logger) {
                 return .init(id: id, name: name, tokenHash: hash, avatar: Self.avatar(avatar))
             }
         } catch {
@@ -34,20 +34,19 @@ extension PostgresGameStore {
     /// with a new epoch in one statement. Rooms another live node holds are left to it.
     func load() async throws -> StoredState {
         var state = StoredState()
-        for try await (id, name, tokenHash, avatar) in try await client.query("SELECT id, name, token_hash, avatar FROM player", logger: logger)
-            .decode((String, String, String, String?).self) {
+        for (id, name, tokenHash, avatar) in try await client.rows("SELECT id, name, token_hash, avatar FROM player", as: (String, String, String, String?).self, logger: logger) {
             state.players.append(.init(id: id, name: name, tokenHash: tokenHash, avatar: Self.avatar(avatar)))
         }
-        let sentAt = clock.now
+        let sentAt = now
         let durationMs = configuration.leases.durationMs
         var claimed: [String: Int64] = [:]
-        for try await (code, epoch) in try await client.query("""
+        for (code, epoch) in try await client.rows("""
             INSERT INTO room_leases AS l (code, node_id, epoch, expires_at)
             SELECT code, \(nodeID), 1, now() + \(durationMs) * interval '1 millisecond' FROM room
             ON CONFLICT (code) DO UPDATE SET node_id = excluded.node_id, epoch = l.epoch + 1, expires_at = excluded.expires_at
             WHERE l.expires_at < now() OR l.node_id = excluded.node_id
             RETURNING code, epoch
-            """, logger: logger).decode((String, Int64).self) {
+            """, as: (String, Int64).self, logger: logger) {
             claimed[code] = epoch
         }
         try await loadRooms(claimed, sentAt: sentAt, into: &state)
@@ -68,10 +67,10 @@ extension PostgresGameStore {
             for code in k.leases.keys where k.isLost(code) && !held.contains(code) { k.forget(code) }
             return k.leases.keys.map(\.rawValue)
         }
-        let sentAt = clock.now
+        let sentAt = now
         let durationMs = configuration.leases.durationMs
         var claimed: [String: Int64] = [:]
-        for try await (code, epoch) in try await client.query("""
+        for (code, epoch) in try await client.rows("""
             INSERT INTO room_leases AS l (code, node_id, epoch, expires_at)
             SELECT r.code, \(nodeID), 1, now() + \(durationMs) * interval '1 millisecond'
             FROM room r JOIN room_leases o ON o.code = r.code
@@ -79,16 +78,16 @@ extension PostgresGameStore {
             ON CONFLICT (code) DO UPDATE SET node_id = excluded.node_id, epoch = l.epoch + 1, expires_at = excluded.expires_at
             WHERE l.expires_at < now()
             RETURNING code, epoch
-            """, logger: logger).decode((String, Int64).self) {
+            """, as: (String, Int64).self, logger: logger) {
             claimed[code] = epoch
         }
         guard !claimed.isEmpty else { return nil }
         var state = StoredState()
         try await loadRooms(claimed, sentAt: sentAt, into: &state)
         let members = Array(Set(state.rooms.flatMap { $0.snapshot.members.map(\.id) })).sorted()
-        for try await (id, name, tokenHash, avatar) in try await client.query("""
+        for (id, name, tokenHash, avatar) in try await client.rows("""
             SELECT id, name, token_hash, avatar FROM player WHERE id = ANY(\(members)::text[])
-            """, logger: logger).decode((String, String, String, String?).self) {
+            """, as: (String, String, String, String?).self, logger: logger) {
             state.players.append(.init(id: id, name: name, tokenHash: tokenHash, avatar: Self.avatar(avatar)))
         }
         return state
@@ -107,18 +106,18 @@ extension PostgresGameStore {
         guard !codes.isEmpty else { return }
 
         var frames: [String: [(generation: Int64, ops: ByteBuffer)]] = [:]
-        for try await (code, generation, ops) in try await client.query("""
+        for (code, generation, ops) in try await client.rows("""
             SELECT room_code, generation, ops FROM stroke WHERE room_code = ANY(\(codes)::text[]) ORDER BY id
-            """, logger: logger).decode((String, Int64, ByteBuffer).self) {
+            """, as: (String, Int64, ByteBuffer).self, logger: logger) {
             frames[code, default: []].append((generation, ops))
         }
         let decoder = JSONDecoder()
         // As with SQLite: the time a room ran after its last write, up to its node's last
         // commit, has passed for it; the downtime itself does not count.
-        for try await (code, json, updatedAt, aliveAt) in try await client.query("""
+        for (code, json, updatedAt, aliveAt) in try await client.rows("""
             SELECT r.code, r.state, r.updated_at, COALESCE(n.alive_at, r.updated_at)
             FROM room r LEFT JOIN node n ON n.id = r.node_id WHERE r.code = ANY(\(codes)::text[]) ORDER BY r.code
-            """, logger: logger).decode((String, String, Int64, Int64).self) {
+            """, as: (String, String, Int64, Int64).self, logger: logger) {
             do {
                 let stored = try decoder.decode(RoomSnapshot.self, from: Data(json.utf8))
                 let snapshot = stored.advanced(byMs: Int(max(0, min(aliveAt - updatedAt, 86_400_000))))

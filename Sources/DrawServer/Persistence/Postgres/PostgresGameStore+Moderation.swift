@@ -7,7 +7,7 @@ import Rooms
 extension PostgresGameStore: ModerationArchive {
     func storeBan(_ player: PlayerID, untilMs: Int64) async throws {
         let now = GameDatabase.wallClockMs
-        try await client.query("""
+        try await client.execute("""
             INSERT INTO ban (player_id, until_at, changed_at) VALUES (\(player.rawValue), \(untilMs), \(now))
             ON CONFLICT (player_id) DO UPDATE SET until_at = EXCLUDED.until_at, changed_at = EXCLUDED.changed_at
             """, logger: logger)
@@ -15,7 +15,7 @@ extension PostgresGameStore: ModerationArchive {
 
     func storeListed(_ listed: Bool, for player: PlayerID) async throws {
         let now = GameDatabase.wallClockMs
-        try await client.query("""
+        try await client.execute("""
             INSERT INTO gallery_setting (player_id, listed, changed_at) VALUES (\(player.rawValue), \(listed), \(now))
             ON CONFLICT (player_id) DO UPDATE SET listed = EXCLUDED.listed, changed_at = EXCLUDED.changed_at
             """, logger: logger)
@@ -23,14 +23,14 @@ extension PostgresGameStore: ModerationArchive {
 
     func moderationChanges(sinceMs: Int64) async throws -> ModerationChanges {
         var changes = ModerationChanges()
-        for try await (player, until) in try await client.query(
-            "SELECT player_id, until_at FROM ban WHERE changed_at >= \(sinceMs)", logger: logger
-        ).decode((String, Int64).self) {
+        for (player, until) in try await client.rows(
+            "SELECT player_id, until_at FROM ban WHERE changed_at >= \(sinceMs)", as: (String, Int64).self, logger: logger
+        ) {
             changes.bans[PlayerID(player)] = until
         }
-        for try await (player, listed) in try await client.query(
-            "SELECT player_id, listed FROM gallery_setting WHERE changed_at >= \(sinceMs)", logger: logger
-        ).decode((String, Bool).self) {
+        for (player, listed) in try await client.rows(
+            "SELECT player_id, listed FROM gallery_setting WHERE changed_at >= \(sinceMs)", as: (String, Bool).self, logger: logger
+        ) {
             changes.listed[PlayerID(player)] = listed
         }
         return changes

@@ -56,7 +56,7 @@ extension PostgresSchema {
 extension PostgresGameStore: ReportArchive {
     func storeReport(_ report: ReportDesk.Report) async throws {
         let r = try ReportRow(report)
-        try await client.query("""
+        try await client.execute("""
             INSERT INTO report (id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended)
             VALUES (\(r.id), \(r.filedAt), \(r.reason), \(r.reporter), \(r.reporterName), \(r.reported), \(r.reportedName),
                     \(r.room), \(r.drawing), \(r.chatText), \(r.chat), \(r.strokes), \(r.turn), \(r.turnEnded))
@@ -64,25 +64,25 @@ extension PostgresGameStore: ReportArchive {
     }
 
     func openReports(limit: Int) async throws -> [ReportDesk.Report] {
-        try await reports(try await client.query("""
+        try await reports("""
             SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended
             FROM report WHERE closed_at IS NULL ORDER BY filed_at DESC, id DESC LIMIT \(limit)
-            """, logger: logger))
+            """)
     }
 
     func openReport(_ id: String) async throws -> ReportDesk.Report? {
-        try await reports(try await client.query("""
+        try await reports("""
             SELECT id, filed_at, reason, reporter, reporter_name, reported, reported_name, room, drawing_id, chat_text, chat, strokes, turn_key, turn_ended
             FROM report WHERE id = \(id) AND closed_at IS NULL
-            """, logger: logger)).first
+            """).first
     }
 
     func closeReport(_ id: String, action: String) async throws -> Bool {
         let now = GameDatabase.wallClockMs
         var closed = false
-        for try await _ in try await client.query("""
+        for _ in try await client.rows("""
             UPDATE report SET closed_at = \(now), action = \(action) WHERE id = \(id) AND closed_at IS NULL RETURNING id
-            """, logger: logger).decode(String.self) {
+            """, as: String.self, logger: logger) {
             closed = true
         }
         return closed
@@ -90,15 +90,19 @@ extension PostgresGameStore: ReportArchive {
 
     func closeReports(about drawing: DrawingID) async throws {
         let now = GameDatabase.wallClockMs
-        try await client.query("""
+        try await client.execute("""
             UPDATE report SET closed_at = \(now), action = 'remove', strokes = NULL WHERE drawing_id = \(drawing.rawValue)
             """, logger: logger)
     }
 
     func linkReports(turn: TurnKey, to drawing: DrawingID?) async throws {
-        try await client.query("""
+        try await client.execute("""
             UPDATE report SET drawing_id = \(drawing?.rawValue), turn_ended = true WHERE turn_key = \(turn.rawValue) AND NOT turn_ended
             """, logger: logger)
+    }
+
+    private func reports(_ query: PostgresQuery) async throws -> [ReportDesk.Report] {
+        try await client.withOpenConnection { connection in try await reports(connection.query(query, logger: logger)) }
     }
 
     private func reports(_ rows: PostgresRowSequence) async throws -> [ReportDesk.Report] {

@@ -79,7 +79,10 @@ final class PostgresGameStore: GameStore, Service {
     let logger: Logger
     let client: PostgresClient
     let leases: PostgresLeases
-    let clock = ServerClock()
+    /// The store's deadlines (the leases' validity and their tick, the stalled-commit
+    /// watchdog, the heartbeat and directory cadence, the start-up patience): the process's
+    /// monotonic clock, or a test's `ManualServerClock`.
+    let clock: WriterClock
     private let clientTask: Task<Void, Never>
     /// The pool's own event loop. postgres-nio's default is the process's shared group,
     /// which is the server's: a batch of megabytes would then be written, and every
@@ -123,7 +126,7 @@ final class PostgresGameStore: GameStore, Service {
     /// starts the connection pool. Fails with a one-line reason when the database cannot
     /// be reached or refuses.
     static func open(
-        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), logger: Logger
+        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), clock: WriterClock = .monotonic(), logger: Logger
     ) async throws(StoreOpenError) -> PostgresGameStore {
         // One plain connection first: the pool retries forever, this fails at once.
         let connection: PostgresConnection
@@ -141,7 +144,7 @@ final class PostgresGameStore: GameStore, Service {
         // This connection stays open for the node's life, holding a session lock on its id:
         // a second process with the same id is refused, and a killed one lets go at once.
         do {
-            guard try await holdIdentity(nodeID, on: connection, patience: configuration.identityPatience, logger: logger) else {
+            guard try await holdIdentity(nodeID, on: connection, patience: configuration.identityPatience, clock: clock, logger: logger) else {
                 try? await connection.close()
                 throw StoreOpenError(store: url.description, reason: "node id \(nodeID) is already running on this store (--node-id)")
             }
@@ -151,39 +154,56 @@ final class PostgresGameStore: GameStore, Service {
             try? await connection.close()
             throw StoreOpenError(store: url.description, reason: "cannot register the node: \(StoreOpenError.reason(error))")
         }
-        return PostgresGameStore(url: url, nodeID: nodeID, identity: connection, configuration: configuration, logger: logger)
+        return PostgresGameStore(url: url, nodeID: nodeID, identity: connection, configuration: configuration, clock: clock, logger: logger)
     }
 
     /// Takes the advisory lock named after the node id on `connection`, retrying for
     /// `patience`; false when another session keeps it.
-    private static func holdIdentity(_ nodeID: String, on connection: PostgresConnection, patience: Duration, logger: Logger) async throws -> Bool {
+    private static func holdIdentity(
+        _ nodeID: String, on connection: PostgresConnection, patience: Duration, clock: WriterClock, logger: Logger
+    ) async throws -> Bool {
         let key = "drawserver node \(nodeID)"
-        let deadline = ContinuousClock.now + patience
+        let deadline = clock.elapsed() + patience
         while true {
             for try await held in try await connection.query(
                 "SELECT pg_try_advisory_lock(hashtextextended(\(key), 0))", logger: logger
             ).decode(Bool.self) where held {
                 return true
             }
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(100))
+            guard clock.elapsed() < deadline else { return false }
+            await clock.sleep(Self.identityRetry)
         }
     }
 
-    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, logger: Logger) {
+    /// How often start-up asks again for a node id another process holds.
+    static let identityRetry = Duration.milliseconds(100)
+
+    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, clock: WriterClock, logger: Logger) {
         self.identity = identity
+        self.clock = clock
         self.url = url
         self.nodeID = nodeID
         self.configuration = configuration
         self.logger = logger
         var options = url.clientConfiguration
         options.options.maximumConnections = 4
+        // A transaction left open by a node that went quiet (cut off from the database,
+        // paused) keeps its row locks, the batch's `FOR SHARE` on its leases among them:
+        // the node taking those rooms over would wait for them for as long as the
+        // partition lasts. PostgreSQL ends such a session after a lease's length; by then
+        // its node has stopped running the rooms (`LeaseKeeper.Configuration.validity`).
+        options.options.additionalStartupParameters = [
+            ("idle_in_transaction_session_timeout", "\(configuration.leases.durationMs)ms"),
+        ]
         let client = PostgresClient(configuration: options, eventLoopGroup: loop, backgroundLogger: logger)
         self.client = client
         self.clientTask = Task { await client.run() }
         self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
         self.keeper = Mutex(LeaseKeeper(configuration: configuration.leases))
     }
+
+    /// The leases' time (`LeaseKeeper` counts game-clock milliseconds): the store clock's.
+    var now: Timestamp { Timestamp(milliseconds: Int64(DurationText.milliseconds(clock.elapsed()))) }
 
     /// Called (off every lock) for each room whose lease this node lost.
     func onRoomLost(_ handler: @escaping @Sendable (RoomCode) -> Void) {
@@ -226,39 +246,42 @@ final class PostgresGameStore: GameStore, Service {
     func run() async throws {
         let leaseClock = Task { await self.keepLeases() }
         await cancelWhenGracefulShutdown {
-            var lastBeat = ContinuousClock.now
-            var lastDirectory = ContinuousClock.now
+            var lastBeat = self.clock.elapsed()
+            var lastDirectory = self.clock.elapsed()
             var playersSince = GameDatabase.wallClockMs - 5_000
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Any of this iteration's database calls (leases, commits, heartbeat, the
                 // directory) may wait for a connection without a deadline while the database
                 // is unreachable: one that waits too long is reported as the fault it is.
-                let started = ContinuousClock.now
-                let watchdog = Task { [weak self, stalled = self.configuration.stalledCommit] in
-                    try await Task.sleep(for: stalled)
+                let started = self.clock.elapsed()
+                let watchdog = Task { [weak self, clock = self.clock, stalled = self.configuration.stalledCommit] in
+                    await clock.sleep(stalled)
+                    // The clock's sleep outlasts a cancel: an iteration that ended in time
+                    // cancelled its watchdog meanwhile.
+                    guard !Task.isCancelled else { return }
                     self?.noteFailure(StalledCommit(waited: stalled))
                 }
                 await self.commitPending()
                 // Every commit stamps the node's alive_at; an idle node stamps it at least
                 // once a second, so a crashed node's rooms know how long they ran.
-                if ContinuousClock.now - lastBeat >= .seconds(1) {
+                if self.clock.elapsed() - lastBeat >= Self.heartbeatInterval {
                     await self.heartbeat()
-                    lastBeat = ContinuousClock.now
+                    lastBeat = self.clock.elapsed()
                 }
                 let scanNow = self.scanRequested.exchange(false, ordering: .relaxed)
-                if scanNow || ContinuousClock.now - lastDirectory >= self.configuration.directoryInterval {
+                if scanNow || self.clock.elapsed() - lastDirectory >= self.configuration.directoryInterval {
                     // Players from a few seconds back as well: the nodes' wall clocks stamp
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
                     await self.refreshDirectory(playersSince: playersSince)
                     await self.adoptOrphans()
                     playersSince = since
-                    lastDirectory = ContinuousClock.now
+                    lastDirectory = self.clock.elapsed()
                 }
                 watchdog.cancel()
                 // Answered in time with nothing left waiting: the database is reachable.
-                if ContinuousClock.now - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
+                if self.clock.elapsed() - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
             }
         }
         leaseClock.cancel()
@@ -270,6 +293,9 @@ final class PostgresGameStore: GameStore, Service {
         await perform(releases)
         await close()
     }
+
+    /// The longest an idle node goes without stamping its `alive_at`.
+    static let heartbeatInterval = Duration.seconds(1)
 
     /// Returns once everything queued so far was tried (committed, or kept for a retry
     /// when the database is unreachable).

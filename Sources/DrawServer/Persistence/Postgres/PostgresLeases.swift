@@ -33,8 +33,8 @@ struct PostgresLeases: Sendable {
 
     func acquire(_ code: RoomCode) async -> AcquireResult {
         do {
-            let rows = try await client.query(Self.acquireQuery(code.rawValue, node: nodeID, durationMs: durationMs), logger: logger)
-            for try await epoch in rows.decode(Int64.self) { return .acquired(epoch: epoch) }
+            let rows = try await client.rows(Self.acquireQuery(code.rawValue, node: nodeID, durationMs: durationMs), as: Int64.self, logger: logger)
+            if let epoch = rows.first { return .acquired(epoch: epoch) }
             return .heldElsewhere
         } catch {
             logger.error("lease acquire failed", metadata: ["room": "\(code)", "error": "\(StoreOpenError.reason(error))"])
@@ -48,14 +48,14 @@ struct PostgresLeases: Sendable {
         let codes = held.map(\.0.rawValue)
         let epochs = held.map(\.1)
         do {
-            let rows = try await client.query("""
+            let rows = try await client.rows("""
                 UPDATE room_leases AS l SET expires_at = now() + \(durationMs) * interval '1 millisecond'
                 FROM UNNEST(\(codes)::text[], \(epochs)::bigint[]) AS h(code, epoch)
                 WHERE l.code = h.code AND l.epoch = h.epoch AND l.node_id = \(nodeID)
                 RETURNING l.code
-                """, logger: logger)
+                """, as: String.self, logger: logger)
             var renewed = Set<RoomCode>()
-            for try await code in rows.decode(String.self) {
+            for code in rows {
                 if let code = RoomCode(parsing: code) { renewed.insert(code) }
             }
             return renewed
@@ -69,7 +69,7 @@ struct PostgresLeases: Sendable {
     /// stays, so the next owner's epoch is higher.
     func release(_ code: RoomCode, epoch: Int64) async {
         do {
-            try await client.query("""
+            try await client.execute("""
                 UPDATE room_leases SET expires_at = now() - interval '1 millisecond'
                 WHERE code = \(code.rawValue) AND node_id = \(nodeID) AND epoch = \(epoch)
                 """, logger: logger)

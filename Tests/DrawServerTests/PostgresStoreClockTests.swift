@@ -1,0 +1,73 @@
+import Canvas
+import Foundation
+import Rooms
+import ServerTestSupport
+import Synchronization
+import Testing
+@testable import DrawServer
+
+extension PostgresStoreTests {
+    /// The store's deadlines on a test's clock: cut off from the database (a frozen relay:
+    /// its calls hang), a running store reports the stalled commit once `stalledCommit`
+    /// has passed on its clock and gives its room up when the lease's validity has, never
+    /// before, though every renewal hangs; healed, it writes what it held and releases the
+    /// room. No real time is waited out: the 2 s and 2.5 s pass on a `ManualServerClock`.
+    @Test func aCutOffStoreKeepsItsDeadlinesOnItsClock() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let link = try await TestBalancer(nodes: [("postgres", url.port)])
+        var viaLink = url
+        viaLink.host = "127.0.0.1"
+        viaLink.port = link.port
+        let clock = ManualServerClock()
+        let configuration = PostgresGameStore.Configuration()
+        let store = try await PostgresGameStore.open(
+            url: viaLink, nodeID: "cut", configuration: configuration, clock: .manual(clock), logger: logger
+        )
+        let lost = LostRooms()
+        store.onRoomLost { lost.add($0) }
+        let writer = Task { try await store.run() }
+        var room = StrokeStorageTests.drawingRoom("PGCLCK")
+        let at = Timestamp(milliseconds: 1_000)
+        store.roomChanged(room.snapshot(now: at))
+        await store.flush()
+        #expect(store.keeper.withLock { $0.epoch(of: room.code) } == 1)
+
+        link.freeze()
+        _ = room.handle(.chat("held while cut off"), from: PlayerID("ada"), now: at + 10)
+        store.roomChanged(room.snapshot(now: at + 10))
+        // The batch is taken (its commit now hangs): the watchdog counts from here.
+        try await waitUntil { store.pendingCount == 0 }
+        clock.advance(by: configuration.stalledCommit - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(store.statistics.fault == nil, "not reported before its deadline")
+        clock.advance(by: .milliseconds(1))
+        try await waitUntil { store.statistics.fault != nil }
+
+        // The lease, taken at 0 on the store's clock, is valid until 2.5 s (3 s less the
+        // margin); its renewals (due from 1 s) hang. Stepped 100 ms at a time, so each
+        // step's tick sees it.
+        var lostAt: Duration?
+        try await waitUntil {
+            if lost.rooms.isEmpty { clock.advance(by: .milliseconds(100)) } else if lostAt == nil { lostAt = clock.now }
+            return lostAt != nil
+        }
+        let when = try #require(lostAt)
+        #expect(when >= configuration.leases.validity, "never before the lease's validity ran out")
+        #expect(when <= configuration.leases.duration, "before the store's expiry")
+        #expect(lost.rooms == [room.code])
+
+        // Healed: what it held is written under its epoch, and the room is released.
+        link.thaw()
+        try await waitUntil(seconds: 20) {
+            try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room_leases WHERE code = 'PGCLCK' AND expires_at < now()") == 1
+        }
+        #expect(store.statistics.fault == nil, "the fault cleared once the held batch went in")
+        #expect(store.pendingCount == 0)
+        #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = 'PGCLCK'") == 1)
+        writer.cancel()
+        _ = await writer.result
+        // Wake the sleeps still waiting on the test's clock (the lease tick, watchdogs).
+        clock.advance(by: .seconds(10))
+        await link.shutdown()
+    }
+}
