@@ -73,6 +73,8 @@ package struct ReplayCommand: AsyncParsableCommand {
     var reconnect = false
     @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.", transform: Self.seconds)
     var reconnectTimeout = 60.0
+    @Flag(help: "Read every connection with recvmsg and time each frame by the kernel's receive timestamp (SO_TIMESTAMPNS), not by when this busy process got to it; cheaper per delivery too. benchmarks/run.sh passes it.")
+    var kernelReceive = false
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 
@@ -174,6 +176,7 @@ package struct ReplayCommand: AsyncParsableCommand {
         var plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
         plan.connectFirst = connectFirst
         plan.reconnect = reconnect
+        plan.kernelReceive = kernelReceive
         plan.reconnectTimeoutMs = Int(reconnectTimeout * 1000)
         var runner = ReplayRunner(
             plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,
