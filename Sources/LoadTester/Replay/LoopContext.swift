@@ -28,12 +28,12 @@ final class LoopContext: @unchecked Sendable {
     /// `--kernel-receive`: reads this loop's connections (nil: NIO reads them).
     let receiver: ReplayReceiver?
 
-    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int, kernelReceive: Bool = false) {
+    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int, kernelReceive: Bool = false, receiveInterval: TimeAmount = .milliseconds(1)) {
         self.eventLoop = eventLoop
         self.url = url
         self.concurrency = concurrency
         pacer = ReplayPacer(eventLoop: eventLoop)
-        receiver = kernelReceive ? ReplayReceiver(eventLoop: eventLoop) : nil
+        receiver = kernelReceive ? ReplayReceiver(eventLoop: eventLoop, configuration: .init(interval: receiveInterval)) : nil
     }
 
     /// The counters with the receiver's count of stamped and unstamped reads.

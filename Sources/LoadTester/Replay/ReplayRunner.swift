@@ -28,7 +28,7 @@ struct ReplayRunner {
     func run() async throws -> ReplaySummary {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let loops = Array(group.makeIterator())
-        let contexts = loops.map { LoopContext(eventLoop: $0, url: plan.url, concurrency: plan.connectConcurrency, kernelReceive: plan.kernelReceive) }
+        let contexts = loops.map { LoopContext(eventLoop: $0, url: plan.url, concurrency: plan.connectConcurrency, kernelReceive: plan.kernelReceive, receiveInterval: .nanoseconds(plan.receiveIntervalNanoseconds)) }
         var roomList: [ReplayRoom] = []
         for index in 0..<rooms {
             let context = contexts[index % contexts.count]
