@@ -74,6 +74,17 @@ struct ReplayKernelReceiveTests {
         #expect(ReplayReceiveStamp.arrival(stamp: real - 3_600_000_000_000, nowRealtime: real, nowUptime: now) == now)
     }
 
+    /// `--receive-interval` takes a duration (bare numbers are ms) within 0.05 to 10 ms.
+    @Test func theReceiveIntervalIsChecked() throws {
+        let base = ["--url", "ws://127.0.0.1:1/ws", "--kernel-receive"]
+        #expect(try ReplayCommand.parse(base).receiveInterval == 0.2)
+        #expect(try ReplayCommand.parse(base + ["--receive-interval", "1ms"]).receiveInterval == 1)
+        #expect(try ReplayCommand.parse(base + ["--receive-interval", "0.5"]).receiveInterval == 0.5)
+        #expect(throws: (any Error).self) { try ReplayCommand.parse(base + ["--receive-interval", "0ms"]) }
+        #expect(throws: (any Error).self) { try ReplayCommand.parse(base + ["--receive-interval", "1s"]) }
+        #expect(throws: (any Error).self) { try ReplayCommand.parse(base + ["--receive-interval", "soon"]) }
+    }
+
     // MARK: - The receiver on a real socket
 
     /// Records what the receiver hands over.

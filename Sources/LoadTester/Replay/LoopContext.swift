@@ -28,7 +28,7 @@ final class LoopContext: @unchecked Sendable {
     /// `--kernel-receive`: reads this loop's connections (nil: NIO reads them).
     let receiver: ReplayReceiver?
 
-    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int, kernelReceive: Bool = false, receiveInterval: TimeAmount = .milliseconds(1)) {
+    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int, kernelReceive: Bool = false, receiveInterval: TimeAmount = .microseconds(200)) {
         self.eventLoop = eventLoop
         self.url = url
         self.concurrency = concurrency

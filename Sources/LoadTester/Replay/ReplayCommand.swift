@@ -75,8 +75,8 @@ package struct ReplayCommand: AsyncParsableCommand {
     var reconnectTimeout = 60.0
     @Flag(help: "Read every connection with recvmsg and time each frame by the kernel's receive timestamp (SO_TIMESTAMPNS), not by when this busy process got to it; cheaper per delivery too. benchmarks/run.sh passes it.")
     var kernelReceive = false
-    @Option(help: "With --kernel-receive: how often each loop reads its sockets (default 1ms). A read is stamped with its newest packet, so earlier frames in it read late by up to this; shorter costs more CPU.", transform: Self.milliseconds)
-    var receiveInterval = 1.0
+    @Option(help: "With --kernel-receive: how often each loop reads its sockets (default 0.2ms). A read is stamped with its newest packet, so earlier frames in it read late by up to this.", transform: Self.milliseconds)
+    var receiveInterval = 0.2
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 

@@ -27,7 +27,7 @@ struct ReplayPlan: Sendable {
     /// and a frame's arrival is the kernel's receive stamp, not the time it was read.
     var kernelReceive = false
     /// `--receive-interval`: how often the receiver polls its sockets.
-    var receiveIntervalNanoseconds: Int64 = 1_000_000
+    var receiveIntervalNanoseconds: Int64 = 200_000
     /// A `server_busy` without `retryAfterMs` is retried after this long.
     var busyRetryDefaultMs = 1000
 }
