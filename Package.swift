@@ -42,6 +42,8 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // sys/epoll.h, which Glibc's module map leaves out: the replay client's receiver.
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(
             name: "Canvas",
             dependencies: ["CZlib"],
@@ -74,6 +76,7 @@ let package = Package(
         .target(
             name: "LoadTester",
             dependencies: [
+                "CEpoll",
                 "Canvas",
                 "Rooms",
                 "WebSocketFrames",

@@ -30,6 +30,10 @@
 #               connect phase: by default every load run opens and joins all of its
 #               connections first (`replay --connect-first`) and starts drawing in every room
 #               together, so the servers compared hold the same connections when measured.
+#   --no-kernel-receive: read with NIO and time each frame when the generator reads it. By
+#               default every load run passes `replay --kernel-receive`: frames are timed by
+#               the kernel's receive stamp, so the generator's own queueing is not in the
+#               latency (the same for every server measured).
 # Environment: SCRATCH (swift build --scratch-path, default .build), PYTHON (default python3),
 # BASELINE_BIN, BASELINE_FLAGS (for drawserver-base), ALT_BIN, ALT_FLAGS (for drawserver-alt).
 set -euo pipefail
@@ -45,6 +49,7 @@ bin=""
 quick=0
 idle=1
 connect_first=1
+kernel_receive=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) reps=$2; shift 2 ;;
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
         --servers) servers=$2; shift 2 ;;
         --no-search) search=0; shift ;;
         --no-connect-first) connect_first=0; shift ;;
+        --no-kernel-receive) kernel_receive=0; shift ;;
         --bin) bin=$2; shift 2 ;;
         --quick) quick=1; reps=1; duration=8; shift ;;
         --no-idle) idle=0; shift ;;
@@ -97,7 +103,7 @@ echo "run.sh: results in $out"
 case " $servers " in
     *" drawserver-base "*) [ -x "${BASELINE_BIN:-}" ] || { echo "run.sh: drawserver-base needs BASELINE_BIN=path/to/drawserver" >&2; exit 2; } ;;
 esac
-exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" "$idle" <<'PYTHON'
+exec "$venv/bin/python" - "$bin" "$out" "$reps" "$duration" "$levels" "$quick" "$servers" "$search" "$connect_first" "$kernel_receive" "$idle" <<'PYTHON'
 import json, os, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 import datetime
 
@@ -105,7 +111,8 @@ bin, out, reps, duration, levels, mode = sys.argv[1], sys.argv[2], int(sys.argv[
 quick, report_only = mode == "1", mode == "2"
 search = sys.argv[8] == "1"
 connect_first = sys.argv[9] == "1"
-idle = sys.argv[10] == "1"
+kernel_receive = sys.argv[10] == "1"
+idle = sys.argv[11] == "1"
 python = sys.executable
 logs = ["benchmarks/logs/sample-seed3-60fps.ndjson", "benchmarks/logs/sample-seed4-60fps.ndjson"]
 SERVERS = sys.argv[7].split()
@@ -284,6 +291,8 @@ def replay_once(kind, rooms, players, extra, label, dur):
         cmd += ["--rooms", str(rooms), "--players", str(players), "--ramp", "2", "--warmup", "2"] + sum([["--log", l] for l in logs], []) + list(extra)
         if connect_first:
             cmd += ["--connect-first"]
+        if kernel_receive:
+            cmd += ["--kernel-receive"]
     started = time.time()
     busy0, server0 = busy_seconds(), proc_seconds(proc.pid)
     client = subprocess.Popen(NICE + cmd)
@@ -322,6 +331,7 @@ def replay_once(kind, rooms, players, extra, label, dur):
             "rssKB": (s.get("server") or {}).get("rssKBEnd", 0),
             "clientCpuPct": s["client"]["cpuPercentOfOneCore"], "clientBottleneck": s["client"]["bottleneck"],
             "sendLagP99": s["client"]["sendLagMs"]["p99"],
+            "kernelReceive": kernel_receive, "unstampedReads": s["client"].get("unstampedReads"),
             "errors": s["connectErrors"] + s["unexpectedCloses"], "welcomed": s.get("idleConnections"),
             "serverErrors": s["serverErrors"],
         })

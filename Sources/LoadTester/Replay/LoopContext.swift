@@ -25,12 +25,25 @@ final class LoopContext: @unchecked Sendable {
     private var inFlight = 0
     let concurrency: Int
     let url: ReplayURL
+    /// `--kernel-receive`: reads this loop's connections (nil: NIO reads them).
+    let receiver: ReplayReceiver?
 
-    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int) {
+    init(eventLoop: any EventLoop, url: ReplayURL, concurrency: Int, kernelReceive: Bool = false, receiveInterval: TimeAmount = .microseconds(200)) {
         self.eventLoop = eventLoop
         self.url = url
         self.concurrency = concurrency
         pacer = ReplayPacer(eventLoop: eventLoop)
+        receiver = kernelReceive ? ReplayReceiver(eventLoop: eventLoop, configuration: .init(interval: receiveInterval)) : nil
+    }
+
+    /// The counters with the receiver's count of stamped and unstamped reads.
+    var countersWithReads: ReplayCounters {
+        var all = counters
+        if let receiver {
+            all.kernelStampedReads = receiver.stampedReads
+            all.unstampedReads = receiver.unstampedReads
+        }
+        return all
     }
 
     /// Opens the client's connection when fewer than `concurrency` are being opened.
@@ -49,7 +62,7 @@ final class LoopContext: @unchecked Sendable {
         while inFlight < concurrency, !waiting.isEmpty, !stopping {
             let client = waiting.removeFirst()
             inFlight += 1
-            client.connection.open(client.target ?? url)
+            client.connection.open(client.target ?? url, receiver: receiver)
         }
     }
 

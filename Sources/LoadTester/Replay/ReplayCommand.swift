@@ -73,6 +73,10 @@ package struct ReplayCommand: AsyncParsableCommand {
     var reconnect = false
     @Option(help: "With --reconnect: seconds a client keeps trying before its outage counts as a failure.", transform: Self.seconds)
     var reconnectTimeout = 60.0
+    @Flag(help: "Read every connection with recvmsg and time each frame by the kernel's receive timestamp (SO_TIMESTAMPNS), not by when this busy process got to it; cheaper per delivery too. benchmarks/run.sh passes it.")
+    var kernelReceive = false
+    @Option(help: "With --kernel-receive: how often each loop reads its sockets (default 0.2ms). A read is stamped with its newest packet, so earlier frames in it read late by up to this.", transform: Self.milliseconds)
+    var receiveInterval = 0.2
     @Option(help: "Idle mode: open this many connections that only say hello, hold them for the duration.")
     var idle: Int?
 
@@ -142,6 +146,7 @@ package struct ReplayCommand: AsyncParsableCommand {
         guard reconnectTimeout > 0, reconnectTimeout <= 3600 else { throw ValidationError("--reconnect-timeout must be 0...3600 seconds") }
         if reconnect, idle != nil { throw ValidationError("--reconnect is for load runs, not --idle") }
         if connectFirst, idle != nil { throw ValidationError("--connect-first is for load runs, not --idle") }
+        guard (0.05...10).contains(receiveInterval) else { throw ValidationError("--receive-interval must be 0.05ms...10ms") }
         if let threads { guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1...64") } }
         guard (1...10).contains(rounds) else { throw ValidationError("--rounds must be 1...10") }
         if let drawTime { guard (30...240).contains(drawTime) else { throw ValidationError("--draw-time must be 30...240") } }
@@ -174,6 +179,8 @@ package struct ReplayCommand: AsyncParsableCommand {
         var plan = ReplayPlan(url: target, players: idle == nil ? players : 1, logs: loaded, drawTimeSec: drawTimeSec, rounds: rounds, idle: idle != nil)
         plan.connectFirst = connectFirst
         plan.reconnect = reconnect
+        plan.kernelReceive = kernelReceive
+        plan.receiveIntervalNanoseconds = Int64(receiveInterval * 1_000_000)
         plan.reconnectTimeoutMs = Int(reconnectTimeout * 1000)
         var runner = ReplayRunner(
             plan: plan, rooms: idle.map { ($0 + 99) / 100 } ?? rooms, idleTotal: idle,

@@ -23,6 +23,11 @@ struct ReplayPlan: Sendable {
     /// resumed with its token, for up to this long.
     var reconnect = false
     var reconnectTimeoutMs = 60_000
+    /// `--kernel-receive`: every upgraded connection is read by its loop's `ReplayReceiver`,
+    /// and a frame's arrival is the kernel's receive stamp, not the time it was read.
+    var kernelReceive = false
+    /// `--receive-interval`: how often the receiver polls its sockets.
+    var receiveIntervalNanoseconds: Int64 = 200_000
     /// A `server_busy` without `retryAfterMs` is retried after this long.
     var busyRetryDefaultMs = 1000
 }

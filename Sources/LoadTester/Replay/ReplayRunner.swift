@@ -28,7 +28,7 @@ struct ReplayRunner {
     func run() async throws -> ReplaySummary {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let loops = Array(group.makeIterator())
-        let contexts = loops.map { LoopContext(eventLoop: $0, url: plan.url, concurrency: plan.connectConcurrency) }
+        let contexts = loops.map { LoopContext(eventLoop: $0, url: plan.url, concurrency: plan.connectConcurrency, kernelReceive: plan.kernelReceive, receiveInterval: .nanoseconds(plan.receiveIntervalNanoseconds)) }
         var roomList: [ReplayRoom] = []
         for index in 0..<rooms {
             let context = contexts[index % contexts.count]
@@ -86,7 +86,7 @@ struct ReplayRunner {
         var sendLag = LatencyHistogram()
         var outages: [ReplayOutage] = []
         for context in contexts {
-            let (c, l, s, o) = try await context.eventLoop.submit { (context.counters, context.latency, context.sendLag, context.outages) }.get()
+            let (c, l, s, o) = try await context.eventLoop.submit { (context.countersWithReads, context.latency, context.sendLag, context.outages) }.get()
             counters.add(c)
             latency.add(l)
             sendLag.add(s)
@@ -107,7 +107,7 @@ struct ReplayRunner {
             url: "", mode: idleTotal == nil ? "load" : "idle", rooms: idleTotal == nil ? rooms : 0,
             players: idleTotal == nil ? plan.players : 0, speed: speed, logs: plan.logs.map(\.name),
             duration: duration, window: window, counters: counters, latency: latency, sendLag: sendLag,
-            clientCPU: cpu, cores: cores, threads: threads, server: server
+            clientCPU: cpu, cores: cores, threads: threads, server: server, kernelReceive: plan.kernelReceive
         )
         summary.connectPhase = connectPhase
         if plan.reconnect {

@@ -44,8 +44,14 @@ struct ReplayCounters: Sendable, Codable, Equatable {
     var opsResynced = 0
     /// `redirect` messages followed (the room runs on another node of a shared store).
     var redirects = 0
+    /// `--kernel-receive`: reads timed by the kernel's receive stamp, and reads that had none
+    /// (timed when read, as without the flag).
+    var kernelStampedReads = 0
+    var unstampedReads = 0
 
     mutating func add(_ other: ReplayCounters) {
+        kernelStampedReads += other.kernelStampedReads
+        unstampedReads += other.unstampedReads
         framesSent += other.framesSent
         opsSent += other.opsSent
         opsExpected += other.opsExpected
@@ -152,6 +158,10 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         /// How late the drawers' frames went out compared with the log's schedule.
         var sendLagMs: Percentiles
         var bottleneck: Bool
+        /// `--kernel-receive`: reads whose frames were timed by the kernel's receive stamp,
+        /// and reads timed when read (no stamp). Nil without the flag (all timed when read).
+        var kernelStampedReads: Int? = nil
+        var unstampedReads: Int? = nil
     }
 
     struct Server: Codable, Sendable, Equatable {
@@ -239,7 +249,7 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     static func make(
         url: String, mode: String, rooms: Int, players: Int, speed: Double, logs: [String],
         duration: Double, window: Double, counters c: ReplayCounters, latency: LatencyHistogram,
-        sendLag: LatencyHistogram, clientCPU: Double, cores: Int, threads: Int, server: Server?
+        sendLag: LatencyHistogram, clientCPU: Double, cores: Int, threads: Int, server: Server?, kernelReceive: Bool = false
     ) -> ReplaySummary {
         let seconds = max(window, 1e-9)
         let cpuPercent = clientCPU / seconds * 100
@@ -249,6 +259,11 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         // when its own timers fire late (the load it offers is then below the log's).
         let bottleneck = cpuPercent > 85 * usable || lag.p99 > 20
         var warnings: [String] = []
+        // A connection's first bytes may come before its stamps were switched on; more
+        // than that means the kernel is not stamping and the latencies are read times.
+        if c.unstampedReads * 100 > c.unstampedReads + c.kernelStampedReads {
+            warnings.append("\(c.unstampedReads) of \(c.unstampedReads + c.kernelStampedReads) read(s) had no kernel receive stamp and were timed when read")
+        }
         if bottleneck {
             warnings.append(String(
                 format: "the client itself may be the bottleneck: %.0f%% CPU of %.0f usable core(s), send lag p99 %.1f ms; treat the latencies as upper bounds",
@@ -276,7 +291,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
             ),
             serverErrors: c.serverErrors, turnsEnded: c.turnsEnded, gamesEnded: c.gamesEnded,
             guessFallbacks: c.guessFallbacks,
-            client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck),
+            client: Client(cpuSeconds: clientCPU, cpuPercentOfOneCore: cpuPercent, cores: cores, threads: threads, sendLagMs: lag, bottleneck: bottleneck,
+                           kernelStampedReads: kernelReceive ? c.kernelStampedReads : nil, unstampedReads: kernelReceive ? c.unstampedReads : nil),
             server: server, idleConnections: nil, warnings: warnings, busyRetries: c.busyRetries,
             redirects: c.redirects
         )

@@ -44,6 +44,9 @@ extension ReplaySummary {
         row("server errors", serverErrors.isEmpty ? "none" : Self.counts(serverErrors))
         row("client CPU", String(format: "%.1f%% of one core (%d core(s) usable, %d thread(s)), send lag p99 %.2f ms",
                                  client.cpuPercentOfOneCore, client.cores, client.threads, client.sendLagMs.p99))
+        if let stamped = client.kernelStampedReads {
+            row("receive", "kernel stamps (--kernel-receive): \(stamped) reads stamped, \(client.unstampedReads ?? 0) timed when read")
+        }
         if let server {
             row("server CPU", String(format: "%.1f%% of one core, %.2f s per million deliveries", server.cpuPercentOfOneCore, server.cpuSecondsPerMillionDeliveries))
             row("server memory (VmRSS)", "\(server.rssKBStart) KB -> \(server.rssKBEnd) KB")

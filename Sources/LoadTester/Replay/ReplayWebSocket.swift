@@ -41,15 +41,17 @@ final class ReplayConnection: @unchecked Sendable {
 
     /// Opens the TCP connection and performs the WebSocket upgrade; the peer hears
     /// `connected` or `closed`.
-    func open(_ url: ReplayURL) {
+    func open(_ url: ReplayURL, receiver: ReplayReceiver? = nil) {
         let handlerBox = self
         let initial = UpgradeRequestHandler(host: url.host, port: url.port, path: url.path, connection: handlerBox)
         let upgrader = ReplayUpgrader { channel in
             let sync = channel.pipeline.syncOperations
             sync.removeHandler(initial).whenComplete { _ in }
             // Frames go out already encoded (`ReplayFrameWriter`): no frame encoder.
-            try sync.addHandler(FrameHandler(connection: handlerBox, maxFrameSize: 1 << 20, maxMessageSize: 1 << 20))
+            let frames = FrameHandler(connection: handlerBox, maxFrameSize: 1 << 20, maxMessageSize: 1 << 20)
+            try sync.addHandler(frames)
             let socket = try? sync.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { $0 }
+            if let receiver, let socket { handlerBox.handOver(channel, socket: socket, frames: frames, to: receiver) }
             handlerBox.upgraded(channel, writer: ReplayFrameWriter(channel: channel, socket: socket))
         }
         let bootstrap = ClientBootstrap(group: eventLoop)
@@ -76,6 +78,18 @@ final class ReplayConnection: @unchecked Sendable {
                 handlerBox.reportClosed(code: nil, error: error)
             }
         }
+    }
+
+    /// `--kernel-receive`: the receiver reads this socket from now on; NIO keeps writing and
+    /// closing it. Bytes NIO already read reach the same frame handler first, so the order
+    /// holds. If the receiver cannot take it, NIO goes on reading.
+    private func handOver(_ channel: any Channel, socket: CInt, frames: FrameHandler, to receiver: ReplayReceiver) {
+        guard let options = channel.syncOptions, (try? options.setOption(.autoRead, value: false)) != nil else { return }
+        guard let id = receiver.register(socket: socket, reader: frames) else {
+            try? options.setOption(.autoRead, value: true)
+            return
+        }
+        channel.closeFuture.whenComplete { _ in receiver.forget(id) }
     }
 
     fileprivate func upgraded(_ channel: any Channel, writer: ReplayFrameWriter) {
@@ -181,7 +195,7 @@ private final class UpgradeRequestHandler: ChannelInboundHandler, RemovableChann
 /// Takes the upgraded connection's bytes apart into frames (`ReplayFrameDecoder`), hands
 /// data messages to the peer (reassembling fragmented ones), answers pings, and handles
 /// the close handshake.
-private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
+private final class FrameHandler: ChannelInboundHandler, ReplayReceiving, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
     let connection: ReplayConnection
@@ -191,6 +205,11 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
     private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer)?
     /// Set once the connection failed, so bytes still in hand are ignored.
     private var failed = false
+    /// The handler's context, for bytes the receiver reads (`ReplayReceiver`).
+    private var context: ChannelHandlerContext?
+    /// When the bytes being taken apart arrived, if the receiver read them (kernel time);
+    /// nil when NIO read them: then the time of the read.
+    private var arrival: UInt64?
 
     init(connection: ReplayConnection, maxFrameSize: Int, maxMessageSize: Int) {
         self.connection = connection
@@ -198,9 +217,36 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
         self.decoder = ReplayFrameDecoder(maxFrameSize: maxFrameSize)
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        arrival = nil
+        consume(unwrapInboundIn(data), context: context)
+    }
+
+    func receive(_ bytes: ByteBuffer, arrivedAt nanoseconds: UInt64) {
+        guard let context else { return }
+        arrival = nanoseconds
+        consume(bytes, context: context)
+        arrival = nil
+    }
+
+    func receiveEnded(errno code: CInt?) {
+        guard let context, !failed else { return }
+        // The server's close frame, if any, came first; an end without one is a close
+        // the peer hears about from the channel's close (`reportClosed`).
+        context.close(promise: nil)
+    }
+
+    private func consume(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         guard !failed else { return }
-        decoder.append(unwrapInboundIn(data))
+        decoder.append(bytes)
         do {
             while !failed, let frame = try decoder.next() {
                 handle(frame, context: context)
@@ -246,7 +292,7 @@ private final class FrameHandler: ChannelInboundHandler, @unchecked Sendable {
 
     private func deliver(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) {
         if opcode == .binary {
-            connection.peer?.received(binary: payload, at: NIODeadline.now().uptimeNanoseconds, on: connection)
+            connection.peer?.received(binary: payload, at: arrival ?? NIODeadline.now().uptimeNanoseconds, on: connection)
         } else {
             connection.peer?.received(text: payload, on: connection)
         }
