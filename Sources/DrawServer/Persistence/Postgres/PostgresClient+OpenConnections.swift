@@ -10,8 +10,8 @@ import PostgresNIO
 /// leased in that moment gets the dead connection, and postgres-nio writes its query to
 /// the channel without a promise: once the channel has dropped its handlers the query is
 /// thrown away and its caller waits forever. That hung the writer loop after a partition
-/// (`PostgresFaultTests.aNodeCutOffFromTheDatabaseStopsItsRoomsBeforeAnotherTakesThem`
-/// failed about one run in ten). Refused here, the call fails at once like any other
+/// (`PostgresPartitionTests.aNodeCutOffFromTheDatabaseStopsItsRoomsBeforeAnotherTakesThem`;
+/// docs/RELIABILITY.md has the loops' counts). Refused here, the call fails at once like any other
 /// lost connection and is tried again by its caller.
 extension PostgresClient {
     /// Runs `body` on a pooled connection that is still open.
