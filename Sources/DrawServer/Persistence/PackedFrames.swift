@@ -14,12 +14,15 @@ enum PackedFrames {
     static func pack(_ frames: some Collection<StrokeLog.Frame>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(frames.reduce(0) { $0 + $1.bytes.count + 4 })
-        for frame in frames {
-            writeVarint(UInt64(max(0, frame.at)), to: &bytes)
-            writeVarint(UInt64(frame.bytes.count), to: &bytes)
-            bytes += frame.bytes
-        }
+        for frame in frames { append(frame, to: &bytes) }
         return bytes
+    }
+
+    /// Appends one frame to a packed run being built in an array (the SQLite batch).
+    static func append(_ frame: StrokeLog.Frame, to bytes: inout [UInt8]) {
+        writeVarint(UInt64(max(0, frame.at)), to: &bytes)
+        writeVarint(UInt64(frame.bytes.count), to: &bytes)
+        bytes += frame.bytes
     }
 
     /// Appends one frame to a packed run being built: the same bytes `pack` writes, without

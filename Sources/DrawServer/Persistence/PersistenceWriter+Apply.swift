@@ -134,36 +134,63 @@ extension Database {
     }
 }
 
-/// A batch's stroke frames, gathered per room and canvas generation in arrival order,
-/// until they are written as packed rows.
+/// A batch's stroke frames, packed per room and canvas generation as they come (one
+/// packed row each, `PackedFrames`), until they are written.
 struct StrokeRows {
-    private var byRoom: [String: [(generation: Int, frames: [StrokeLog.Frame])]] = [:]
-
-    mutating func add(_ frame: StrokeLog.Frame, room: String, generation: Int) {
-        // In place (the dictionary's default subscript), so a frame costs one append.
-        Self.append(frame, generation: generation, to: &byRoom[room, default: []])
+    /// A room's frames of one generation, packed; `firstAt` is the row's `at_ms`.
+    fileprivate struct Run {
+        var generation: Int
+        var firstAt: Int
+        var packed: [UInt8]
     }
 
-    private static func append(_ frame: StrokeLog.Frame, generation: Int, to runs: inout [(generation: Int, frames: [StrokeLog.Frame])]) {
-        if let last = runs.indices.last, runs[last].generation == generation {
-            runs[last].frames.append(frame)
-        } else {
-            runs.append((generation, [frame]))
+    private var byRoom: [String: [Run]] = [:]
+    /// The room frames were last added to, and its runs, out of the dictionary: a drawer's
+    /// frames come in runs of one room, so most frames cost no lookup at all.
+    private var current: (room: String, runs: [Run])?
+
+    mutating func add(_ frame: StrokeLog.Frame, room: String, generation: Int) {
+        if current?.room != room {
+            park()
+            current = (room, byRoom.removeValue(forKey: room) ?? [])
         }
+        // In place: the optional's payload is not copied.
+        current?.runs.append(frame, generation: generation)
+    }
+
+    /// Puts the current room's runs back in the dictionary.
+    private mutating func park() {
+        guard let current else { return }
+        byRoom[current.room] = current.runs
+        self.current = nil
     }
 
     /// Writes `room`'s gathered frames, one row per generation.
     mutating func write(room: String, to db: Database) throws {
+        park()
         guard let runs = byRoom.removeValue(forKey: room) else { return }
         for run in runs {
             try db.cachedExecute(
                 sql: "INSERT INTO stroke (room_code, generation, at_ms, ops, packed) VALUES (?, ?, ?, ?, 1)",
-                arguments: [room, run.generation, run.frames.first?.at ?? 0, Data(PackedFrames.pack(run.frames))]
+                arguments: [room, run.generation, run.firstAt, Data(run.packed)]
             )
         }
     }
 
     mutating func writeAll(to db: Database) throws {
+        park()
         for room in Array(byRoom.keys) { try write(room: room, to: db) }
+    }
+}
+
+private extension Array where Element == StrokeRows.Run {
+    mutating func append(_ frame: StrokeLog.Frame, generation: Int) {
+        if let last = indices.last, self[last].generation == generation {
+            PackedFrames.append(frame, to: &self[last].packed)
+        } else {
+            var run = StrokeRows.Run(generation: generation, firstAt: frame.at, packed: [])
+            PackedFrames.append(frame, to: &run.packed)
+            append(run)
+        }
     }
 }
