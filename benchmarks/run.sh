@@ -335,6 +335,10 @@ def replay_once(kind, rooms, players, extra, label, dur):
             "errors": s["connectErrors"] + s["unexpectedCloses"], "welcomed": s.get("idleConnections"),
             "serverErrors": s["serverErrors"],
         })
+        exact = s.get("latencyExactMs")
+        if exact and exact["samples"] > 0:
+            row.update({"p50Exact": exact["p50"], "p99Exact": exact["p99"], "p999Exact": exact["p999"],
+                        "exactShare": exact["samples"] / max(1, s["latencyMs"]["samples"])})
         phase = s.get("connectPhase")
         if phase:
             row.update({"connections": phase["connectionsEstablished"], "connectionsPlanned": phase["connectionsPlanned"],
@@ -416,6 +420,22 @@ for rooms in levels:
             med(rows, "serverCpuPct"), med(rows, "cpuPerM"), med(rows, "rssKB") / 1024, sum(r["lost"] for r in rows),
             med(rows, "clientCpuPct"), " (client-bound in %d of %d)" % (sum(1 for r in rows if r["clientBottleneck"]), len(rows)) if any(r["clientBottleneck"] for r in rows) else "",
             med(rows, "sendLagP99"), max(0.0, med(rows, "foreignCores"))))
+exact_rows = [r for r in results if r["label"] == "load" and "p99Exact" in r]
+if exact_rows:
+    lines.append("")
+    lines.append("Own-stamp latency (`--kernel-receive`): only the frames that ended their read, whose kernel stamp is "
+                 "their own. A read that takes several of the server's sends carries the newest one's stamp, so the "
+                 "frames before it in that read count late above (an upper bound).")
+    lines.append("")
+    lines.append("| load (rooms x players) | server | p50 ms | p99 ms (runs) | p99.9 ms | share of the frames |")
+    lines.append("|---|---|---|---|---|---|")
+    for rooms in levels:
+        for kind in SERVERS:
+            rows = [r for r in exact_rows if r["server"] == kind and r["rooms"] == rooms]
+            if rows:
+                lines.append("| %d x 8 | %s | %.2f | %.2f (%s) | %.2f | %.0f %% |" % (
+                    rooms, kind, med(rows, "p50Exact"), med(rows, "p99Exact"), ", ".join("%.1f" % r["p99Exact"] for r in rows),
+                    med(rows, "p999Exact"), 100 * med(rows, "exactShare")))
 phased = [r for r in results if "connections" in r]
 if phased:
     lines.append("")

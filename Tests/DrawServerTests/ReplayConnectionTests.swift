@@ -16,14 +16,17 @@ struct ReplayConnectionTests {
     final class Peer: ReplayPeer {
         let events = Mutex<[String]>([])
         let binaries = Mutex<[[UInt8]]>([])
+        /// Whether each binary message's arrival was its own kernel stamp.
+        let exactStamps = Mutex<[Bool]>([])
         let closedPromise: EventLoopPromise<Void>
 
         init(eventLoop: any EventLoop) { closedPromise = eventLoop.makePromise() }
 
         func connected(_ connection: ReplayConnection) { events.withLock { $0.append("connected") } }
         func received(text: ByteBuffer, on connection: ReplayConnection) {}
-        func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection) {
+        func received(binary: ByteBuffer, at nanoseconds: UInt64, exact: Bool, on connection: ReplayConnection) {
             binaries.withLock { $0.append(Array(buffer: binary)) }
+            exactStamps.withLock { $0.append(exact) }
         }
         func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
             events.withLock { $0.append("closed") }
@@ -98,6 +101,50 @@ struct ReplayConnectionTests {
             try await Task.sleep(for: .milliseconds(2))
         }
         #expect(peer.binaries.withLock { $0 } == [[1, 2], [3, 4, 5, 6]])
+        try await eventLoop.submit { connection.close() }.get()
+        try await peer.closedPromise.futureResult.get()
+        try await server.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// With the kernel receiver, a read's stamp is its newest segment's: a message that ended
+    /// its read is timed exactly, one read with a newer message behind it is not.
+    @Test func onlyTheMessageThatEndsAReadHasItsOwnStamp() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let upgraded = Mutex<(any Channel)?>(nil)
+        let upgrader = NIOWebSocketServerUpgrader(
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+            upgradePipelineHandler: { channel, _ in
+                upgraded.withLock { $0 = channel }
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+        )
+        let server = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        let eventLoop = group.next()
+        let peer = Peer(eventLoop: eventLoop)
+        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
+        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
+        try url.resolve()
+        let receiver = try #require(try await eventLoop.submit { ReplayReceiver(eventLoop: eventLoop) }.get())
+        try await eventLoop.submit { connection.open(url, receiver: receiver) }.get()
+        // `connected` comes after the receiver took the socket over.
+        try await waitUntil { upgraded.withLock { $0 } != nil && peer.events.withLock { $0.contains("connected") } }
+        let channel = try #require(upgraded.withLock { $0 })
+        // Two messages in one write (one segment, so one read), then one on its own.
+        try await channel.eventLoop.submit {
+            channel.write(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [1])), promise: nil)
+            channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [2])), promise: nil)
+        }.get()
+        try await waitUntil { peer.binaries.withLock { $0.count } == 2 }
+        try await channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [3])))
+        try await waitUntil { peer.binaries.withLock { $0.count } == 3 }
+        #expect(peer.binaries.withLock { $0 } == [[1], [2], [3]])
+        #expect(peer.exactStamps.withLock { $0 } == [false, true, true])
         try await eventLoop.submit { connection.close() }.get()
         try await peer.closedPromise.futureResult.get()
         try await server.close()

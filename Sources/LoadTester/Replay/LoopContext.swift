@@ -8,6 +8,9 @@ final class LoopContext: @unchecked Sendable {
     let eventLoop: any EventLoop
     var counters = ReplayCounters()
     var latency = LatencyHistogram()
+    /// `--kernel-receive`: the latencies of frames whose stamp is their own (they ended
+    /// their read), a subset of `latency` with no frame timed by newer bytes.
+    var latencyExact = LatencyHistogram()
     var interval = LatencyHistogram()
     var sendLag = LatencyHistogram()
     /// Wakes this loop's drawers when their frames are due.

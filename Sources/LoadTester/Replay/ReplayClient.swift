@@ -336,7 +336,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         }
     }
 
-    func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection) {
+    func received(binary: ByteBuffer, at nanoseconds: UInt64, exact: Bool, on connection: ReplayConnection) {
         let context = self.context
         context.counters.framesReceived += 1
         context.counters.bytesReceived += binary.readableBytes
@@ -369,6 +369,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                     let micros = nanoseconds > sent ? (nanoseconds - sent) / 1000 : 0
                     context.latency.record(microseconds: micros)
                     context.interval.record(microseconds: micros)
+                    if exact { context.latencyExact.record(microseconds: micros) }
                 }
             }
         }

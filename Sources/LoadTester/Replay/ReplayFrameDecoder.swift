@@ -24,6 +24,9 @@ struct ReplayFrameDecoder {
         parser.append(bytes)
     }
 
+    /// Whether bytes were added that are not yet returned as frames.
+    var hasPendingBytes: Bool { parser.hasPendingBytes }
+
     /// The next whole frame, or nil until more bytes arrive. Throws a
     /// `ReplayError.protocolViolation` for bytes that are not a frame a server may send.
     mutating func next() throws -> Frame? {

@@ -95,7 +95,7 @@ final class ReplayRecorder: ReplayPeer, @unchecked Sendable {
         }
     }
 
-    func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection) {
+    func received(binary: ByteBuffer, at nanoseconds: UInt64, exact: Bool, on connection: ReplayConnection) {
         guard !done else { return }
         let start = turnStart ?? nanoseconds
         if turnStart == nil { turnStart = nanoseconds }

@@ -83,10 +83,12 @@ struct ReplayRunner {
 
         var counters = ReplayCounters()
         var latency = LatencyHistogram()
+        var latencyExact = LatencyHistogram()
         var sendLag = LatencyHistogram()
         var outages: [ReplayOutage] = []
         for context in contexts {
             let (c, l, s, o) = try await context.eventLoop.submit { (context.countersWithReads, context.latency, context.sendLag, context.outages) }.get()
+            latencyExact.add(try await context.eventLoop.submit { context.latencyExact }.get())
             counters.add(c)
             latency.add(l)
             sendLag.add(s)
@@ -110,6 +112,7 @@ struct ReplayRunner {
             clientCPU: cpu, cores: cores, threads: threads, server: server, kernelReceive: plan.kernelReceive
         )
         summary.connectPhase = connectPhase
+        if plan.kernelReceive { summary.latencyExactMs = latencyExact.percentiles }
         if plan.reconnect {
             let events = ReplayOutage.events(outages, runStart: openedUptime)
             summary.outages = events

@@ -227,6 +227,11 @@ struct ReplaySummary: Codable, Sendable, Equatable {
     var opsDeliveredPerSecond: Double
     var framesReceivedPerSecond: Double
     var latencyMs: Percentiles
+    /// `--kernel-receive`: the latencies of the frames whose kernel stamp is their own, the
+    /// frames that ended their read. A read that takes several of the server's sends is
+    /// stamped with the newest, so the frames before it in that read count late in
+    /// `latencyMs` (an upper bound); this subset has no such frame.
+    var latencyExactMs: Percentiles? = nil
     var delivery: Delivery
     var serverErrors: [String: Int]
     var turnsEnded: [String: Int]

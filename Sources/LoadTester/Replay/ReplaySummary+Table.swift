@@ -20,6 +20,9 @@ extension ReplaySummary {
             row("latency p50 / p90", "\(ms(latencyMs.p50)) / \(ms(latencyMs.p90))")
             row("latency p99 / p99.9 / max", "\(ms(latencyMs.p99)) / \(ms(latencyMs.p999)) / \(ms(latencyMs.max))")
             row("latency samples", Self.grouped(Double(latencyMs.samples)))
+            if let exact = latencyExactMs {
+                row("own-stamp p50 / p99 / p99.9", "\(ms(exact.p50)) / \(ms(exact.p99)) / \(ms(exact.p999)) (\(Self.grouped(Double(exact.samples))) frames that ended their read)")
+            }
             row("delivery ratio", String(format: "%.6f (%d of %d operations)", delivery.ratio, delivery.delivered, delivery.expected))
             row("lost / out of order", "\(delivery.lost) / \(delivery.outOfOrder)")
             row("duplicated / unexpected", "\(delivery.duplicated) / \(delivery.unexpected) (invalid frames \(delivery.invalidFrames))")

@@ -10,7 +10,9 @@ import WebSocketFrames
 protocol ReplayPeer: AnyObject, Sendable {
     func connected(_ connection: ReplayConnection)
     func received(text: ByteBuffer, on connection: ReplayConnection)
-    func received(binary: ByteBuffer, at nanoseconds: UInt64, on connection: ReplayConnection)
+    /// `exact`: `nanoseconds` is this message's own arrival (a kernel stamp of the segment
+    /// that ended it), not that of newer bytes read with it; see `FrameHandler.consume`.
+    func received(binary: ByteBuffer, at nanoseconds: UInt64, exact: Bool, on connection: ReplayConnection)
     /// The connection failed to open or closed; `code` is the peer's close code if it sent one.
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?)
 }
@@ -210,6 +212,8 @@ private final class FrameHandler: ChannelInboundHandler, ReplayReceiving, @unche
     /// When the bytes being taken apart arrived, if the receiver read them (kernel time);
     /// nil when NIO read them: then the time of the read.
     private var arrival: UInt64?
+    /// Whether `arrival` is the frame being handled's own (it ended the read).
+    private var exactArrival = false
 
     init(connection: ReplayConnection, maxFrameSize: Int, maxMessageSize: Int) {
         self.connection = connection
@@ -249,6 +253,9 @@ private final class FrameHandler: ChannelInboundHandler, ReplayReceiving, @unche
         decoder.append(bytes)
         do {
             while !failed, let frame = try decoder.next() {
+                // TCP reports the stamp of the newest segment a read took: exact for the
+                // frame that ends the read, late for frames read together before it.
+                exactArrival = arrival != nil && !decoder.hasPendingBytes
                 handle(frame, context: context)
             }
         } catch {
@@ -292,7 +299,7 @@ private final class FrameHandler: ChannelInboundHandler, ReplayReceiving, @unche
 
     private func deliver(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) {
         if opcode == .binary {
-            connection.peer?.received(binary: payload, at: arrival ?? NIODeadline.now().uptimeNanoseconds, on: connection)
+            connection.peer?.received(binary: payload, at: arrival ?? NIODeadline.now().uptimeNanoseconds, exact: exactArrival, on: connection)
         } else {
             connection.peer?.received(text: payload, on: connection)
         }
