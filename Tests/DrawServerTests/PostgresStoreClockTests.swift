@@ -1,5 +1,6 @@
 import Canvas
 import Foundation
+import PostgresNIO
 import Rooms
 import ServerTestSupport
 import Synchronization
@@ -92,6 +93,36 @@ extension PostgresStoreTests {
         writer.cancel()
         _ = await writer.result
         manual.advance(by: .seconds(10))
+    }
+
+    /// A call waits for a connection at most the store's connection patience, on the
+    /// store's clock, and then fails: with the database's link shut, the pool backs off
+    /// between refused connections and would keep the call queued for a minute.
+    @Test func aCallWaitsForAConnectionOnlyAsLongAsThePatience() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let link = try await TestBalancer(nodes: [("postgres", url.port)])
+        var viaLink = url
+        viaLink.host = "127.0.0.1"
+        viaLink.port = link.port
+        let manual = ManualServerClock()
+        let configuration = PostgresGameStore.Configuration()
+        let store = try await PostgresGameStore.open(url: viaLink, nodeID: "patient", configuration: configuration, clock: .manual(manual), logger: logger)
+        await link.shutdown()
+        let ended = Once()
+        let call = Task {
+            defer { _ = ended.first() }
+            try await store.client.execute("SELECT 1", logger: logger)
+        }
+        // The call's deadline is armed (nothing else runs on this clock: the store's loop
+        // is not started).
+        try await waitUntil { manual.pending == 1 }
+        manual.advance(by: configuration.connectionPatience - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(ended.first(), "still waiting before its deadline")
+        manual.advance(by: .milliseconds(1))
+        let outcome = await call.result
+        #expect(throws: ConnectionWaitExpired.self) { try outcome.get() }
+        await store.close()
     }
 }
 
