@@ -1,5 +1,6 @@
 import Canvas
 import Foundation
+import PostgresNIO
 import Rooms
 import ServerTestSupport
 import Synchronization
@@ -70,4 +71,96 @@ extension PostgresStoreTests {
         clock.advance(by: .seconds(10))
         await link.shutdown()
     }
+
+    /// Every writer iteration arms a stalled-commit watchdog on the store's clock; one that
+    /// ends in time calls it off, so they do not pile up (a sleep per iteration outlived
+    /// its cancel by `stalledCommit`: about 27 pending at the 75 ms cadence). Counted on a
+    /// clock that knows which of its timers are still live; none is waited out.
+    @Test func finishedIterationsLeaveNoWatchdogPending() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let manual = ManualServerClock()
+        let live = LiveTimers()
+        let store = try await PostgresGameStore.open(url: url, nodeID: "calm", clock: live.clock(over: .manual(manual)), logger: logger)
+        let writer = Task { try await store.run() }
+        for round in 0..<20 {
+            store.playerChanged(PlayerRecord(id: PlayerID("ada"), name: "Ada \(round)", tokenHash: "hash-ada", lastSeen: Timestamp(milliseconds: Int64(round))))
+            await store.flush()
+        }
+        #expect(store.statistics.commits >= 20)
+        // The lease tick's sleep, and at most an iteration under way: its watchdog and its
+        // call's wait for a connection (`StoreConnections`).
+        #expect(live.count <= 3, "\(live.count) timers still live after 20 iterations")
+        writer.cancel()
+        _ = await writer.result
+        manual.advance(by: .seconds(10))
+    }
+
+    /// A call waits for a connection at most the store's connection patience, on the
+    /// store's clock, and then fails: with the database's link shut, the pool backs off
+    /// between refused connections and would keep the call queued for a minute.
+    @Test func aCallWaitsForAConnectionOnlyAsLongAsThePatience() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let link = try await TestBalancer(nodes: [("postgres", url.port)])
+        var viaLink = url
+        viaLink.host = "127.0.0.1"
+        viaLink.port = link.port
+        let manual = ManualServerClock()
+        let configuration = PostgresGameStore.Configuration()
+        let store = try await PostgresGameStore.open(url: viaLink, nodeID: "patient", configuration: configuration, clock: .manual(manual), logger: logger)
+        await link.shutdown()
+        let ended = Once()
+        let call = Task {
+            defer { _ = ended.first() }
+            try await store.client.execute("SELECT 1", logger: logger)
+        }
+        // The call's deadline is armed (nothing else runs on this clock: the store's loop
+        // is not started).
+        try await waitUntil { manual.pending == 1 }
+        manual.advance(by: configuration.connectionPatience - .milliseconds(1))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(ended.first(), "still waiting before its deadline")
+        manual.advance(by: .milliseconds(1))
+        let outcome = await call.result
+        #expect(throws: ConnectionWaitExpired.self) { try outcome.get() }
+        await store.close()
+    }
+}
+
+/// Counts the timers of a `WriterClock` that are armed and neither fired nor cancelled.
+private final class LiveTimers: Sendable {
+    private let live = Mutex(0)
+    var count: Int { live.withLock { $0 } }
+
+    func clock(over base: WriterClock) -> WriterClock {
+        WriterClock(
+            elapsed: base.elapsed,
+            wake: { [self] delay, body in
+                live.withLock { $0 += 1 }
+                base.wake(delay) {
+                    self.live.withLock { $0 -= 1 }
+                    body()
+                }
+            },
+            schedule: { [self] delay, body in
+                let once = Once()
+                let end: @Sendable () -> Bool = {
+                    guard once.first() else { return false }
+                    self.live.withLock { $0 -= 1 }
+                    return true
+                }
+                live.withLock { $0 += 1 }
+                let timer = base.schedule(delay) { if end() { body() } }
+                return WriterTimer {
+                    _ = end()
+                    timer.cancel()
+                }
+            }
+        )
+    }
+}
+
+/// True the first time only.
+private final class Once: Sendable {
+    private let done = Mutex(false)
+    func first() -> Bool { done.withLock { d in defer { d = true }; return !d } }
 }

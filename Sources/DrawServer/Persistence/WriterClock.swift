@@ -1,5 +1,6 @@
 import Dispatch
 import NIOPosix
+import Synchronization
 
 /// Where the persistence writer's deadlines take their time from: how long since it
 /// started (fault durations, when to retry a held batch, the patience before exit), how it
@@ -15,6 +16,11 @@ struct WriterClock: Sendable {
     /// hands a result on). Never cancelled: whoever waits decides whether it still cares.
     let wake: @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Void
 
+    /// Runs `body` once `delay` has passed unless the returned timer is cancelled first;
+    /// a cancelled timer is gone at once (a deadline checked many times a second, such
+    /// as the PostgreSQL store's stalled-commit watchdog, leaves nothing pending).
+    let schedule: @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> WriterTimer
+
     /// Waits `delay`, even when the calling task was cancelled: the writer's task is
     /// cancelled when it stops, yet the retries before exit must still wait between tries.
     func sleep(_ delay: Duration) async {
@@ -29,6 +35,18 @@ struct WriterClock: Sendable {
             elapsed: { ContinuousClock.now - origin },
             wake: { delay, body in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(0, delay.nanoseconds))), execute: body)
+            },
+            schedule: { delay, body in
+                // A timer source, not `asyncAfter`: a cancelled source leaves the queue's
+                // timer list at once, a cancelled work item only when its deadline passes.
+                let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: .global()))
+                timer.source.schedule(deadline: .now() + .nanoseconds(Int(max(0, delay.nanoseconds))))
+                timer.source.setEventHandler {
+                    timer.source.cancel()
+                    body()
+                }
+                timer.source.resume()
+                return WriterTimer { timer.source.cancel() }
             }
         )
     }
@@ -36,7 +54,34 @@ struct WriterClock: Sendable {
     static func manual(_ clock: ManualServerClock) -> WriterClock {
         WriterClock(
             elapsed: { clock.now },
-            wake: { delay, body in clock.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any(), body) }
+            wake: { delay, body in clock.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any(), body) },
+            schedule: { delay, body in
+                // The virtual clock keeps its timers until they are due; a cancelled one
+                // then does nothing.
+                let cancelled = CancelFlag()
+                clock.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any()) {
+                    if !cancelled.isSet { body() }
+                }
+                return WriterTimer { cancelled.set() }
+            }
         )
     }
+}
+
+/// A `WriterClock.schedule` deadline; `cancel()` before it passes and its body never runs.
+struct WriterTimer: Sendable {
+    let cancel: @Sendable () -> Void
+}
+
+/// Set once by a cancel, read by the timer it calls off.
+private final class CancelFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// A Dispatch timer source, which may be cancelled from any thread.
+private final class DispatchTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+    init(_ source: any DispatchSourceTimer) { self.source = source }
 }

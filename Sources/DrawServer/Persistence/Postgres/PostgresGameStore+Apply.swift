@@ -15,6 +15,17 @@ extension PostgresGameStore {
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
         }
         await perform(claims)
+        // A claim the store could not answer (neither granted nor refused): it is
+        // unreachable, and the transaction would wait out the connection patience again
+        // only to fail. Kept whole for the next try.
+        let unanswered = keeper.withLock { k in
+            claims.contains { if case .acquire(let code) = $0 { !k.isTracked(code) } else { false } }
+        }
+        if unanswered {
+            noteFailure(ClaimUnanswered())
+            retain(changes)
+            return false
+        }
         var epochs: [RoomCode: Int64] = [:]
         var unclaimed = Set<RoomCode>()
         // Rooms this node stopped running when their leases ran out (the database was
@@ -303,4 +314,9 @@ private struct Batch {
                 avatar = excluded.avatar
             """, logger: logger)
     }
+}
+
+/// A room's lease claim got no answer from the store (it could not be reached).
+struct ClaimUnanswered: Error, CustomStringConvertible {
+    var description: String { "a room's lease claim got no answer from the database" }
 }

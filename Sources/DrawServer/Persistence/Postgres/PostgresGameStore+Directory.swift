@@ -10,9 +10,11 @@ extension PostgresGameStore {
         directoryHandler.withLock { $0 = handler }
     }
 
-    /// Reads the other nodes' rooms and recent players and hands them to the handler.
-    func refreshDirectory(playersSince: Int64) async {
-        guard let handler = directoryHandler.withLock({ $0 }) else { return }
+    /// Reads the other nodes' rooms and recent players and hands them to the handler;
+    /// false when the store could not be read.
+    @discardableResult
+    func refreshDirectory(playersSince: Int64) async -> Bool {
+        guard let handler = directoryHandler.withLock({ $0 }) else { return true }
         do {
             var directory = RemoteRooms.Directory()
             for (code, node) in try await client.rows("""
@@ -38,19 +40,25 @@ extension PostgresGameStore {
                 players.append(.init(id: id, name: name, tokenHash: tokenHash))
             }
             handler(directory, players)
+            return true
         } catch {
             logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+            return false
         }
     }
 
-    func heartbeat() async {
+    /// Stamps this node's `alive_at`; false when the store could not be written.
+    @discardableResult
+    func heartbeat() async -> Bool {
         do {
             try await client.execute("""
                 INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
                 ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
                 """, logger: logger)
+            return true
         } catch {
             logger.error("store heartbeat failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+            return false
         }
     }
 

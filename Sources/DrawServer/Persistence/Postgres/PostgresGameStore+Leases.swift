@@ -24,16 +24,20 @@ extension PostgresGameStore {
     }
 
     /// Releases every lease this node holds (its rooms were stopped and flushed); returns
-    /// the rooms released.
+    /// the rooms released: none when the database could not be told (their leases then
+    /// run out by themselves, and there is nothing to tell the other nodes about now).
     func releaseAll() async -> [RoomCode] {
         let actions = keeper.withLock { k in k.leases.keys.sorted().flatMap { k.release($0) } }
-        await perform(actions)
-        return actions.compactMap { if case .release(let code, _) = $0 { code } else { nil } }
+        let held = actions.compactMap { if case .release(let code, let epoch) = $0 { (code, epoch) } else { nil } }
+        let others = actions.filter { if case .release = $0 { false } else { true } }
+        await perform(others)
+        return await leases.release(held) ? held.map(\.0) : []
     }
 
     /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
     func perform(_ actions: [LeaseAction]) async {
         var renewals: [(RoomCode, Int64)] = []
+        var releases: [(RoomCode, Int64)] = []
         var lost: [RoomCode] = []
         for action in actions {
             switch action {
@@ -52,7 +56,7 @@ extension PostgresGameStore {
             case .renew(let code, let epoch):
                 renewals.append((code, epoch))
             case .release(let code, let epoch):
-                await leases.release(code, epoch: epoch)
+                releases.append((code, epoch))
             case .lost(let code, let epoch):
                 logger.warning("room lease lost: this node stops running the room", metadata: [
                     "room": "\(code)", "epoch": "\(epoch.map(String.init) ?? "none")", "node": "\(nodeID)",
@@ -60,6 +64,7 @@ extension PostgresGameStore {
                 lost.append(code)
             }
         }
+        await leases.release(releases)
         if !renewals.isEmpty {
             let outcome = await leases.renew(renewals)
             let more = keeper.withLock { k -> [LeaseAction] in

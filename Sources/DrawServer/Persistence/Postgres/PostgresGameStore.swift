@@ -41,6 +41,11 @@ final class PostgresGameStore: GameStore, Service {
         /// connection without a deadline while the database is unreachable, and the commit
         /// is not cancelled (it may already be in the database), only reported.
         var stalledCommit: Duration = .seconds(2)
+        /// How long a database call waits for the pool to hand it a connection before it
+        /// fails as the database being unreachable (`StoreConnections`): the writer loop,
+        /// and with it `flush()` and a stopping node, never wait longer for a database that
+        /// refuses connections.
+        var connectionPatience: Duration = .seconds(2)
     }
 
     enum Change: Sendable {
@@ -77,7 +82,8 @@ final class PostgresGameStore: GameStore, Service {
     let nodeID: String
     let configuration: Configuration
     let logger: Logger
-    let client: PostgresClient
+    /// The pool, each call's wait for a connection bounded.
+    let client: StoreConnections
     let leases: PostgresLeases
     /// The store's deadlines (the leases' validity and their tick, the stalled-commit
     /// watchdog, the heartbeat and directory cadence, the start-up patience): the process's
@@ -195,9 +201,10 @@ final class PostgresGameStore: GameStore, Service {
         options.options.additionalStartupParameters = [
             ("idle_in_transaction_session_timeout", "\(configuration.leases.durationMs)ms"),
         ]
-        let client = PostgresClient(configuration: options, eventLoopGroup: loop, backgroundLogger: logger)
+        let pool = PostgresClient(configuration: options, eventLoopGroup: loop, backgroundLogger: logger)
+        let client = StoreConnections(pool: pool, patience: configuration.connectionPatience, clock: clock)
         self.client = client
-        self.clientTask = Task { await client.run() }
+        self.clientTask = Task { await pool.run() }
         self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
         self.keeper = Mutex(LeaseKeeper(configuration: configuration.leases))
     }
@@ -252,31 +259,36 @@ final class PostgresGameStore: GameStore, Service {
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Any of this iteration's database calls (leases, commits, heartbeat, the
-                // directory) may wait for a connection without a deadline while the database
-                // is unreachable: one that waits too long is reported as the fault it is.
+                // directory) may hang on a connection cut off mid-query (a partition), and
+                // each may wait up to the connection patience for a connection: an
+                // iteration that takes too long is reported as the fault it is.
                 let started = self.clock.elapsed()
-                let watchdog = Task { [weak self, clock = self.clock, stalled = self.configuration.stalledCommit] in
-                    await clock.sleep(stalled)
-                    // The clock's sleep outlasts a cancel: an iteration that ended in time
-                    // cancelled its watchdog meanwhile.
-                    guard !Task.isCancelled else { return }
+                // A timer the iteration calls off when it ends in time, so one is pending at
+                // a time (a sleeping task per iteration would outlive its cancel by 2 s).
+                let stalled = self.configuration.stalledCommit
+                let watchdog = self.clock.schedule(stalled) { [weak self] in
                     self?.noteFailure(StalledCommit(waited: stalled))
                 }
-                await self.commitPending()
+                // Once a call of this iteration has failed (the database unreachable), the
+                // rest wait for the next one: each would wait out the connection patience
+                // again, and a `flush()` (a draining node's) waits for the next commit.
+                var reachable = await self.commitPending()
                 // Every commit stamps the node's alive_at; an idle node stamps it at least
                 // once a second, so a crashed node's rooms know how long they ran.
-                if self.clock.elapsed() - lastBeat >= Self.heartbeatInterval {
-                    await self.heartbeat()
+                if reachable, self.clock.elapsed() - lastBeat >= Self.heartbeatInterval {
+                    reachable = await self.heartbeat()
                     lastBeat = self.clock.elapsed()
                 }
-                let scanNow = self.scanRequested.exchange(false, ordering: .relaxed)
-                if scanNow || self.clock.elapsed() - lastDirectory >= self.configuration.directoryInterval {
+                // A requested scan waits with the rest: its flag is taken only when it runs.
+                let scanNow = reachable && self.scanRequested.exchange(false, ordering: .relaxed)
+                if reachable, scanNow || self.clock.elapsed() - lastDirectory >= self.configuration.directoryInterval {
                     // Players from a few seconds back as well: the nodes' wall clocks stamp
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
-                    await self.refreshDirectory(playersSince: playersSince)
-                    await self.adoptOrphans()
-                    playersSince = since
+                    if await self.refreshDirectory(playersSince: playersSince) {
+                        await self.adoptOrphans()
+                        playersSince = since
+                    }
                     lastDirectory = self.clock.elapsed()
                 }
                 watchdog.cancel()
@@ -288,10 +300,28 @@ final class PostgresGameStore: GameStore, Service {
         await commitPending()
         pending.withLock { $0.stopped = true }
         await commitPending()
-        // Hand the rooms over at once instead of letting their leases run out.
-        let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
-        await perform(releases)
+        // Two tries, each waiting at most the connection patience for a database that is
+        // gone: what they could not write is lost, and the exit status says so (as the
+        // SQLite writer's does once its exit patience is spent).
+        let unwritten = pendingCount
+        if unwritten == 0 {
+            // Hand the rooms over at once instead of letting their leases run out.
+            let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
+            await perform(releases)
+        } else {
+            logger.critical("database unreachable at exit: changes not written are lost", metadata: [
+                "changes": "\(unwritten)", "fault": "\(statistics.fault?.description ?? "?")",
+            ])
+            totals.withLock { $0.droppedChanges += unwritten }
+        }
         await close()
+        if unwritten > 0 { throw StoreUnwrittenAtExit(changes: unwritten) }
+    }
+
+    /// A stopping node could not write everything it held: the database was unreachable.
+    struct StoreUnwrittenAtExit: Error, CustomStringConvertible {
+        var changes: Int
+        var description: String { "database unreachable at exit: \(changes) changes could not be written" }
     }
 
     /// The longest an idle node goes without stamping its `alive_at`.
@@ -352,8 +382,10 @@ final class PostgresGameStore: GameStore, Service {
         }
     }
 
-    /// Only the writer loop commits, so batches reach the database in order.
-    func commitPending() async {
+    /// Only the writer loop commits, so batches reach the database in order. False when
+    /// a batch could not be written (kept for the next try).
+    @discardableResult
+    func commitPending() async -> Bool {
         // The next list starts as large as this one, instead of growing again change by
         // change on the hot path.
         var changes: [Change] = []
@@ -364,14 +396,16 @@ final class PostgresGameStore: GameStore, Service {
             defer { p.flushes = [] }
             return p.flushes
         }
+        var committed = true
         if !changes.isEmpty {
             let count = changes.count
-            let committed = await write(changes)
+            committed = await write(changes)
             totals.withLock { t in
                 if committed { t.commits += 1; t.changes += count } else { t.failedCommits += 1 }
             }
         }
         for continuation in flushes { continuation.resume() }
+        return committed
     }
 
     /// Puts changes that could not be committed back in front of the queue, for the next

@@ -13,7 +13,7 @@ struct PostgresLeases: Sendable {
         case failed
     }
 
-    let client: PostgresClient
+    let client: StoreConnections
     let nodeID: String
     let durationMs: Int
     let logger: Logger
@@ -65,16 +65,25 @@ struct PostgresLeases: Sendable {
         }
     }
 
-    /// Expires the lease now if it is still this node's at `epoch`; the row (and its epoch)
-    /// stays, so the next owner's epoch is higher.
-    func release(_ code: RoomCode, epoch: Int64) async {
+    /// Expires the leases now that are still this node's at their epochs; the rows (and
+    /// their epochs) stay, so each next owner's epoch is higher. One statement for all:
+    /// a draining node releases every room at once, and with the database gone each call
+    /// waits out the store's patience.
+    @discardableResult
+    func release(_ held: [(RoomCode, Int64)]) async -> Bool {
+        guard !held.isEmpty else { return true }
+        let codes = held.map(\.0.rawValue)
+        let epochs = held.map(\.1)
         do {
             try await client.execute("""
-                UPDATE room_leases SET expires_at = now() - interval '1 millisecond'
-                WHERE code = \(code.rawValue) AND node_id = \(nodeID) AND epoch = \(epoch)
+                UPDATE room_leases AS l SET expires_at = now() - interval '1 millisecond'
+                FROM UNNEST(\(codes)::text[], \(epochs)::bigint[]) AS h(code, epoch)
+                WHERE l.code = h.code AND l.epoch = h.epoch AND l.node_id = \(nodeID)
                 """, logger: logger)
+            return true
         } catch {
-            logger.error("lease release failed", metadata: ["room": "\(code)", "error": "\(StoreOpenError.reason(error))"])
+            logger.error("lease release failed", metadata: ["rooms": "\(codes.joined(separator: ","))", "error": "\(StoreOpenError.reason(error))"])
+            return false
         }
     }
 }
