@@ -6,11 +6,18 @@ import Synchronization
 
 extension PostgresGameStore {
     /// The player holding a token, by its hash, if any node stored it. A player who said
-    /// hello on another node a moment ago is in that node's next commit: asked again up to
-    /// `attempts` times, `pause` apart.
-    func player(tokenHash: String, attempts: Int = 4, pause: Duration = .milliseconds(50)) async -> StoredState.Player? {
+    /// hello on another node a moment ago is in that node's next batch (every 75 ms, plus
+    /// the commit, which runs below a busy node's event loops), so the store is asked again
+    /// after 50, 100, 200 and 400 ms (`attempts`, `firstPause`), on the store's clock. Four
+    /// tries 50 ms apart missed it beside two CPU hogs (`twoNodesShareTokensAndRedirectJoins`,
+    /// 1 run in 15).
+    func player(tokenHash: String, attempts: Int = 5, firstPause: Duration = .milliseconds(50)) async -> StoredState.Player? {
+        var pause = firstPause
         for attempt in 0..<attempts {
-            if attempt > 0 { try? await Task.sleep(for: pause) }
+            if attempt > 0 {
+                await clock.sleep(pause)
+                pause *= 2
+            }
             if let found = await storedPlayer(tokenHash: tokenHash) { return found }
         }
         return nil
