@@ -35,14 +35,17 @@ struct ReplayConnectionTests {
     }
 
     /// Opens a replay connection to `server` on one of `group`'s loops.
-    static func open(to server: any Channel, on group: any EventLoopGroup) async throws -> (Peer, ReplayConnection, any EventLoop) {
+    /// With `kernelReceive`, a `ReplayReceiver` on the connection's loop reads it.
+    static func open(to server: any Channel, on group: any EventLoopGroup, kernelReceive: Bool = false) async throws -> (Peer, ReplayConnection, any EventLoop) {
         let port = try #require(server.localAddress?.port)
         let eventLoop = group.next()
         let peer = Peer(eventLoop: eventLoop)
         let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
         var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
         try url.resolve()
-        try await eventLoop.submit { connection.open(url) }.get()
+        let receiver = kernelReceive ? try await eventLoop.submit { ReplayReceiver(eventLoop: eventLoop) }.get() : nil
+        if kernelReceive { try #require(receiver != nil) }
+        try await eventLoop.submit { connection.open(url, receiver: receiver) }.get()
         return (peer, connection, eventLoop)
     }
 
@@ -124,14 +127,7 @@ struct ReplayConnectionTests {
                 channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(server.localAddress?.port)
-        let eventLoop = group.next()
-        let peer = Peer(eventLoop: eventLoop)
-        let connection = ReplayConnection(eventLoop: eventLoop, peer: peer)
-        var url = try #require(ReplayURL("ws://127.0.0.1:\(port)/ws"))
-        try url.resolve()
-        let receiver = try #require(try await eventLoop.submit { ReplayReceiver(eventLoop: eventLoop) }.get())
-        try await eventLoop.submit { connection.open(url, receiver: receiver) }.get()
+        let (peer, connection, eventLoop) = try await Self.open(to: server, on: group, kernelReceive: true)
         // `connected` comes after the receiver took the socket over.
         try await waitUntil { upgraded.withLock { $0 } != nil && peer.events.withLock { $0.contains("connected") } }
         let channel = try #require(upgraded.withLock { $0 })
