@@ -145,4 +145,15 @@ struct StrokeStorageTests {
         #expect(statistics.commits - statistics.idleCommits >= 1, "the full batch went to GRDB's queue")
         #expect(statistics.idleCommits >= 1, "the small one to the idle thread")
     }
+
+    /// A hint alone is not written (a restored room reveals the same letter again); any
+    /// other effect, with or without a hint, writes the room's snapshot.
+    @Test func aHintAloneDoesNotWriteTheRoom() {
+        let hint = RoomEffect.send(.hint(mask: "e _ _"), to: .everyoneExcept(PlayerID("ada")))
+        let chat = RoomEffect.send(.chat(from: PlayerID("bob"), name: "bob", text: "hi"), to: .everyone)
+        #expect(!LiveRoom.storesState([]))
+        #expect(!LiveRoom.storesState([hint]))
+        #expect(LiveRoom.storesState([chat]))
+        #expect(LiveRoom.storesState([hint, .released(PlayerID("cy"))]))
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Canvas
 import Testing
 @testable import Rooms
@@ -152,6 +153,44 @@ struct RoomTurnTests {
         let revealed = hints.last.map { $0.filter { $0.isLetter }.count } ?? 0
         #expect(revealed == 1)
         #expect(!h.received("ada").contains { if case .hint = $0 { true } else { false } })
+    }
+
+    /// The shell does not store a room for a hint alone (`LiveRoom.storesState`): a room
+    /// restored from its snapshot before the hint reveals the same letter at the same time,
+    /// since the snapshot keeps the room's random state and the hint's schedule.
+    @Test func aRoomRestoredFromBeforeAHintRevealsTheSameLetter() throws {
+        var settings = RoomSettings()
+        settings.hints = 3
+        settings.customWords = ["elephant"]
+        settings.customOnly = true
+        settings.wordChoices = 1
+        var h = RoomHarness(settings: settings)
+        h.join("ada", "bob", "cy")
+        h.startGame(host: "ada")
+        h.chooseFirst()
+        h.advance(ms: 1_000)
+        let snapshotAt = h.now
+        let before = h.room.snapshot(now: snapshotAt)
+        let hintAt = h.room.nextDeadline
+        _ = h.take("bob")
+        h.advance(ms: 30_000)
+        let live = h.received("bob").compactMap { if case .hint(let mask) = $0 { mask } else { nil } }
+        try #require(!live.isEmpty, "a hint was revealed within 30 s")
+        let data = try JSONEncoder().encode(before)
+        var restored = try Room(
+            restoring: try JSONDecoder().decode(RoomSnapshot.self, from: data), frames: [],
+            configuration: h.room.configuration, now: snapshotAt
+        )
+        // Everyone comes back, as after a restart (a restored room starts them disconnected).
+        for name in ["ada", "bob", "cy"] { _ = restored.connect(PlayerID(name), now: snapshotAt) }
+        #expect(restored.nextDeadline == hintAt)
+        var replayed: [String] = []
+        var now = snapshotAt
+        while let deadline = restored.nextDeadline, deadline <= h.now {
+            now = max(now, deadline)
+            for case .send(.hint(let mask), _) in restored.tick(now: now) { replayed.append(mask) }
+        }
+        #expect(replayed == live)
     }
 
     @Test func scoresEarlierGuessesHigherAndPaysTheDrawer() {

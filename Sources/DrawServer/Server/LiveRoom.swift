@@ -320,7 +320,19 @@ final class LiveRoom: Sendable {
                 seatBot(player, level: level, in: &s, server: server)
             }
         }
-        if !effects.isEmpty && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
+        if storesState(effects) && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
+    }
+
+    /// Whether `effects` call for writing the room's snapshot. Not for a hint alone: the
+    /// last snapshot keeps the random state and schedule that reveal the same letter at the
+    /// same time after a restore (`RoomTurnTests.aRoomRestoredFromBeforeAHintRevealsTheSameLetter`),
+    /// and hint reveals were most of a busy node's snapshot writes, each a whole room in
+    /// JSON (docs/BENCHMARKS.md, "Why the tail is where it is").
+    static func storesState(_ effects: [RoomEffect]) -> Bool {
+        effects.contains { effect in
+            if case .send(.hint, _) = effect { return false }
+            return true
+        }
     }
 
     /// Arms the timer of a room restored from storage, and seats its bots again.
