@@ -4,17 +4,7 @@ import Testing
 
 @Suite("Chat, guesses and drawing authority")
 struct RoomChatTests {
-    func drawingRoom() -> RoomHarness {
-        var settings = RoomSettings()
-        settings.customWords = ["elephant"]
-        settings.customOnly = true
-        settings.wordChoices = 1
-        var h = RoomHarness(settings: settings)
-        h.join("ada", "bob", "cy")
-        h.startGame(host: "ada")
-        h.chooseFirst()
-        return h
-    }
+    func drawingRoom() -> RoomHarness { RoomHarness.drawing("elephant") }
 
     @Test func correctGuessIsNeverEchoed() {
         var h = drawingRoom()

@@ -179,6 +179,20 @@ struct RoomHarness {
         send(.start, from: host)
     }
 
+    /// Ada, Bob and Cy in a room whose only word is `word` (`settings` otherwise), the
+    /// first turn's drawing phase begun.
+    static func drawing(_ word: String, settings: RoomSettings = RoomSettings()) -> RoomHarness {
+        var settings = settings
+        settings.customWords = [word]
+        settings.customOnly = true
+        settings.wordChoices = 1
+        var h = RoomHarness(settings: settings)
+        h.join("ada", "bob", "cy")
+        h.startGame(host: "ada")
+        h.chooseFirst()
+        return h
+    }
+
     /// Drawer picks the first word.
     mutating func chooseFirst() {
         guard case .choosing(let choosing) = room.state else { return }

@@ -146,16 +146,9 @@ struct RoomMembershipTests {
     }
 
     @Test func onlyTheHostSeesTheCustomWords() throws {
-        var settings = RoomSettings()
-        settings.customWords = ["walrus"]
-        settings.customOnly = true
-        settings.wordChoices = 1
-        var h = RoomHarness(settings: settings)
-        h.join("ada", "bob", "cy")
-        h.startGame(host: "ada")
         // Whoever draws first, no room message to a player other than the host lists the
         // words (with customOnly and one word, that would be the answer); all get the count.
-        h.chooseFirst()
+        let h = RoomHarness.drawing("walrus")
         for name in ["ada", "bob", "cy"] {
             for case .room(let view) in h.received(name) {
                 let json = String(decoding: ServerMessage.room(view).jsonBytes(), as: UTF8.self)

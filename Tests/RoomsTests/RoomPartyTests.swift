@@ -7,17 +7,7 @@ import Testing
 @Suite("Ratings, chat history and avatars")
 struct RoomPartyTests {
     /// Ada draws "elephant"; Bob and Cy guess.
-    func drawingRoom() -> RoomHarness {
-        var settings = RoomSettings()
-        settings.customWords = ["elephant"]
-        settings.customOnly = true
-        settings.wordChoices = 1
-        var h = RoomHarness(settings: settings)
-        h.join("ada", "bob", "cy")
-        h.startGame(host: "ada")
-        h.chooseFirst()
-        return h
-    }
+    func drawingRoom() -> RoomHarness { RoomHarness.drawing("elephant") }
 
     func ratings(_ h: RoomHarness, _ name: String) -> [RatingCounts] {
         h.received(name).compactMap { if case .ratings(let counts) = $0 { counts } else { nil } }

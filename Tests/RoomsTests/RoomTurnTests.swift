@@ -161,13 +161,7 @@ struct RoomTurnTests {
     @Test func aRoomRestoredFromBeforeAHintRevealsTheSameLetter() throws {
         var settings = RoomSettings()
         settings.hints = 3
-        settings.customWords = ["elephant"]
-        settings.customOnly = true
-        settings.wordChoices = 1
-        var h = RoomHarness(settings: settings)
-        h.join("ada", "bob", "cy")
-        h.startGame(host: "ada")
-        h.chooseFirst()
+        var h = RoomHarness.drawing("elephant", settings: settings)
         h.advance(ms: 1_000)
         let snapshotAt = h.now
         let before = h.room.snapshot(now: snapshotAt)
