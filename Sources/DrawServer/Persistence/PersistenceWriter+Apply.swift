@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 import GRDB
+import NIOCore
 import Rooms
 
 extension PersistenceWriter {
@@ -10,7 +11,7 @@ extension PersistenceWriter {
     /// room's next snapshot or close in the batch (which may move it to a new canvas
     /// generation or delete its frames) or at the end.
     static func apply(_ changes: [Change], to db: Database, retention: Int) throws {
-        var frames = StrokeRows()
+        var frames = StrokeRuns()
         var lastSnapshot: [String: Int] = [:]
         for (index, change) in changes.enumerated() {
             if case .room(let snapshot) = change { lastSnapshot[snapshot.code] = index }
@@ -134,63 +135,22 @@ extension Database {
     }
 }
 
-/// A batch's stroke frames, packed per room and canvas generation as they come (one
-/// packed row each, `PackedFrames`), until they are written.
-struct StrokeRows {
-    /// A room's frames of one generation, packed; `firstAt` is the row's `at_ms`.
-    fileprivate struct Run {
-        var generation: Int
-        var firstAt: Int
-        var packed: [UInt8]
-    }
-
-    private var byRoom: [String: [Run]] = [:]
-    /// The room frames were last added to, and its runs, out of the dictionary: a drawer's
-    /// frames come in runs of one room, so most frames cost no lookup at all.
-    private var current: (room: String, runs: [Run])?
-
-    mutating func add(_ frame: StrokeLog.Frame, room: String, generation: Int) {
-        if current?.room != room {
-            park()
-            current = (room, byRoom.removeValue(forKey: room) ?? [])
-        }
-        // In place: the optional's payload is not copied.
-        current?.runs.append(frame, generation: generation)
-    }
-
-    /// Puts the current room's runs back in the dictionary.
-    private mutating func park() {
-        guard let current else { return }
-        byRoom[current.room] = current.runs
-        self.current = nil
-    }
-
-    /// Writes `room`'s gathered frames, one row per generation.
+extension StrokeRuns {
+    /// Writes `room`'s gathered frames, one row per run.
     mutating func write(room: String, to db: Database) throws {
-        park()
-        guard let runs = byRoom.removeValue(forKey: room) else { return }
-        for run in runs {
-            try db.cachedExecute(
-                sql: "INSERT INTO stroke (room_code, generation, at_ms, ops, packed) VALUES (?, ?, ?, ?, 1)",
-                arguments: [room, run.generation, run.firstAt, Data(run.packed)]
-            )
-        }
+        for run in take(room: room) { try insert(run, room: room, to: db) }
     }
 
     mutating func writeAll(to db: Database) throws {
-        park()
-        for room in Array(byRoom.keys) { try write(room: room, to: db) }
-    }
-}
-
-private extension Array where Element == StrokeRows.Run {
-    mutating func append(_ frame: StrokeLog.Frame, generation: Int) {
-        if let last = indices.last, self[last].generation == generation {
-            PackedFrames.append(frame, to: &self[last].packed)
-        } else {
-            var run = StrokeRows.Run(generation: generation, firstAt: frame.at, packed: [])
-            PackedFrames.append(frame, to: &run.packed)
-            append(run)
+        for (room, runs) in takeAll() {
+            for run in runs { try insert(run, room: room, to: db) }
         }
+    }
+
+    private func insert(_ run: Run, room: String, to db: Database) throws {
+        try db.cachedExecute(
+            sql: "INSERT INTO stroke (room_code, generation, at_ms, ops, packed) VALUES (?, ?, ?, ?, 1)",
+            arguments: [room, run.generation, run.firstAt, Data(run.packed.readableBytesView)]
+        )
     }
 }

@@ -145,20 +145,8 @@ extension PostgresGameStore {
 
 /// One batch's rows, gathered by kind so each kind is one statement.
 private struct Batch {
-    /// A room's stroke frames of one canvas generation, packed as they are added.
-    struct StrokeRun {
-        var generation: Int
-        var firstAt: Int
-        var packed = ByteBuffer()
-
-        mutating func append(_ frame: StrokeLog.Frame) { PackedFrames.append(frame, to: &packed) }
-    }
-
-    /// Stroke runs per room, in arrival order.
-    var strokes: [RoomCode: [StrokeRun]] = [:]
-    /// The run frames are added to: a drawer's frames come in runs of one room, so a frame
-    /// of the same room and generation as the one before costs no dictionary lookup.
-    private var current: (room: RoomCode, run: StrokeRun)?
+    /// Each room's stroke frames, one packed row per run.
+    var strokes = StrokeRuns()
     /// Each room's last snapshot in the batch (a snapshot is the room's whole state).
     var snapshots: [String: RoomSnapshot] = [:]
     var closed: Set<String> = []
@@ -171,7 +159,7 @@ private struct Batch {
         switch change {
         case .player(let record): players[record.id.rawValue] = record
         case .room(let snapshot): snapshots[snapshot.code] = snapshot
-        case .frame(let room, let generation, let frame): add(frame, room: room, generation: generation)
+        case .frame(let room, let generation, let frame): strokes.add(frame, room: room.rawValue, generation: generation)
         case .roomClosed(let code): closed.insert(code.rawValue)
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)
@@ -179,34 +167,11 @@ private struct Batch {
         }
     }
 
-    private mutating func add(_ frame: StrokeLog.Frame, room: RoomCode, generation: Int) {
-        if current?.room == room, current?.run.generation == generation {
-            current?.run.append(frame)  // in place: the optional is not copied
-            return
-        }
-        endRun()
-        var run = StrokeRun(generation: generation, firstAt: frame.at)
-        // Back to a room seen earlier in the batch, same generation: go on with its run.
-        if let last = strokes[room]?.last, last.generation == generation {
-            run = last
-            strokes[room]?.removeLast()
-        }
-        run.append(frame)
-        current = (room, run)
-    }
-
-    private mutating func endRun() {
-        guard let (room, run) = current else { return }
-        strokes[room, default: []].append(run)
-        current = nil
-    }
-
     mutating func writeStrokes(on connection: PostgresConnection, logger: Logger) async throws {
-        endRun()
         var (codes, generations, atMs, ops) = ([String](), [Int64](), [Int64](), [ByteBuffer]())
-        for (room, runs) in strokes.sorted(by: { $0.key < $1.key }) where !closed.contains(room.rawValue) {
+        for (room, runs) in strokes.takeAll() where !closed.contains(room) {
             for run in runs {
-                codes.append(room.rawValue)
+                codes.append(room)
                 generations.append(Int64(run.generation))
                 atMs.append(Int64(run.firstAt))
                 ops.append(run.packed)
