@@ -59,13 +59,15 @@ final class DrawServerRuntime: Sendable {
             )
             self.bus = bus
             server.remoteRooms.setInviteForwarder { target, sender, text in bus.invite(target, from: sender, text: text) }
+            // The store's handlers hold the server strongly (a weak reference would give it a
+            // side table, putting every retain of it on the slow path); `deinit` lets go.
             // Another node took the room over (or this node could not renew in time).
-            postgres.onRoomLost { [weak server] code in server?.abandon(code) }
+            postgres.onRoomLost { code in server.abandon(code) }
             server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
             server.remoteRooms.setCommit { await postgres.flush() }
             server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
-            postgres.onOrphans { [weak server] stored in
-                let started = server?.adoptRooms(stored) ?? []
+            postgres.onOrphans { stored in
+                let started = server.adoptRooms(stored)
                 // Their players connected to other nodes are sent here.
                 let moved = stored.rooms.compactMap { room -> (RoomCode, [String])? in
                     guard let code = RoomCode(parsing: room.snapshot.code), started.contains(code) else { return nil }
@@ -74,9 +76,9 @@ final class DrawServerRuntime: Sendable {
                 Task { await bus.announceMoved(moved) }
                 return started
             }
-            postgres.onDirectory { [weak server] directory, players in
-                server?.remoteRooms.replace(directory)
-                server?.adopt(players)
+            postgres.onDirectory { directory, players in
+                server.remoteRooms.replace(directory)
+                server.adopt(players)
             }
         } else if let path = configuration.databasePath {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
@@ -97,6 +99,10 @@ final class DrawServerRuntime: Sendable {
         server.moderation.useArchive(reports)
         let moderation: (any ModerationArchive)? = database ?? postgres
         server.moderation.useStore(moderation)
+    }
+
+    deinit {
+        postgres?.clearHandlers()
     }
 
     /// Brings back the stored players and rooms, then opens for players.

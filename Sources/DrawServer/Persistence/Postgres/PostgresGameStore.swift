@@ -217,6 +217,13 @@ final class PostgresGameStore: GameStore, Service {
         lostHandler.withLock { $0 = handler }
     }
 
+    /// Lets go of the handlers (and the server they hold) when the runtime goes away.
+    func clearHandlers() {
+        lostHandler.withLock { $0 = nil }
+        orphanHandler.withLock { $0 = nil }
+        directoryHandler.withLock { $0 = nil }
+    }
+
     /// Stops the pool and lets go of the node id; for tests that open several stores (the
     /// server's own store stops when its `run` ends).
     func close() async {
@@ -265,9 +272,11 @@ final class PostgresGameStore: GameStore, Service {
                 let started = self.clock.elapsed()
                 // A timer the iteration calls off when it ends in time, so one is pending at
                 // a time (a sleeping task per iteration would outlive its cancel by 2 s).
+                // Strong: a weak reference would give the store a side table, and every
+                // retain of it on the hot path (`frameAppended`) would take the slow path.
                 let stalled = self.configuration.stalledCommit
-                let watchdog = self.clock.schedule(stalled) { [weak self] in
-                    self?.noteFailure(StalledCommit(waited: stalled))
+                let watchdog = self.clock.schedule(stalled) {
+                    self.noteFailure(StalledCommit(waited: stalled))
                 }
                 // Once a call of this iteration has failed (the database unreachable), the
                 // rest wait for the next one: each would wait out the connection patience
