@@ -103,6 +103,49 @@ struct PostgresStoreTests {
         await second.close()
     }
 
+    /// Frames a failed commit gave back (`retain`) go in before the frames drawn since; past
+    /// the bound the oldest rows go first, whole.
+    @Test func framesKeptAfterAFailedCommitAreWrittenFirstAndDroppedOldestFirst() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        var configuration = PostgresGameStore.Configuration()
+        configuration.maxRetainedChanges = 45
+        let store = try await PostgresGameStore.open(url: url, nodeID: "keeper", configuration: configuration, logger: logger)
+        let now = Timestamp(milliseconds: 1_000)
+        let (kept, dropped) = (StrokeStorageTests.drawingRoom("PGKEEP"), StrokeStorageTests.drawingRoom("PGCUT2"))
+        let sent = frames(60)
+        // What a failed commit gives back: the frames it had taken.
+        func given(_ frames: ArraySlice<StrokeLog.Frame>, of room: Room) -> StrokeRuns {
+            var runs = StrokeRuns()
+            for frame in frames { runs.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
+            return runs
+        }
+        func draw(_ frames: ArraySlice<StrokeLog.Frame>, in room: Room) {
+            for frame in frames { store.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        }
+
+        // Within the bound: everything goes in, the frames given back first.
+        store.roomChanged(kept.snapshot(now: now))
+        draw(sent[20..<40], in: kept)
+        store.retain([], strokes: given(sent[0..<20], of: kept))
+        #expect(store.pendingCount == 41 && store.statistics.droppedChanges == 0)
+        await store.commitPending()
+
+        // Past it (61 waiting, 45 kept at most): the oldest row goes, whole.
+        store.roomChanged(dropped.snapshot(now: now))
+        draw(sent[30..<60], in: dropped)
+        store.retain([], strokes: given(sent[0..<30], of: dropped))
+        #expect(store.pendingCount == 31 && store.statistics.droppedChanges == 30)
+        await store.commitPending()
+        #expect(store.statistics.failedCommits == 0 && store.pendingCount == 0)
+        await store.close()
+
+        let again = try await open(url, node: "keeper")
+        let rooms = try await again.load().rooms
+        #expect(rooms.first { $0.snapshot.code == kept.code.rawValue }?.frames == Array(sent[0..<40]))
+        #expect(rooms.first { $0.snapshot.code == dropped.code.rawValue }?.frames == Array(sent[30..<60]))
+        await again.close()
+    }
+
     @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
         let url = try await TestPostgres.freshDatabase()
         // Leases far longer than the test: expiry is made by hand below, so a loaded

@@ -2,6 +2,7 @@ import Canvas
 import Foundation
 import GRDB
 import Logging
+import NIOCore
 import Rooms
 import ServerTestSupport
 import Testing
@@ -22,6 +23,51 @@ struct StrokeStorageTests {
         #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack(Array(packed.dropLast())) }
         #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack([UInt8](repeating: 0xFF, count: 11)) }
         #expect(throws: PackedFrames.Corrupt.self) { try PackedFrames.unpack([0, 5, 1]) }
+    }
+
+    @Test func framesPackedIntoABufferAreTheBytesPackWrites() {
+        let frames = [
+            StrokeLog.Frame(at: 0, bytes: []),
+            StrokeLog.Frame(at: 127, bytes: [9]),
+            StrokeLog.Frame(at: 128, bytes: Array(repeating: 3, count: 128)),
+            StrokeLog.Frame(at: -5, bytes: [1, 2]),  // a negative time is stored as 0, as `pack` does
+            StrokeLog.Frame(at: 1 << 40, bytes: Array(repeating: 4, count: 20_000)),
+        ]
+        var buffer = ByteBuffer()
+        for frame in frames { PackedFrames.append(frame, to: &buffer) }
+        #expect(Array(buffer.readableBytesView) == PackedFrames.pack(frames))
+    }
+
+    @Test func strokeRunsKeptForTheNextCommitStayInOrderAndDropOldestFirst() throws {
+        func frame(_ at: Int) -> StrokeLog.Frame { StrokeLog.Frame(at: at, bytes: [UInt8(at % 256)]) }
+        func unpacked(_ runs: [StrokeRuns.Run]) throws -> [Int] {
+            try runs.flatMap { try PackedFrames.unpack(Array($0.packed.readableBytesView)).map(\.at) }
+        }
+        var older = StrokeRuns()
+        older.add(frame(1), room: "AAAA", generation: 1)
+        older.add(frame(2), room: "BBBB", generation: 1)
+        older.add(frame(3), room: "AAAA", generation: 1)  // back to A's run
+        var newer = StrokeRuns()
+        newer.add(frame(4), room: "AAAA", generation: 2)
+        newer.add(frame(5), room: "CCCC", generation: 1)
+        newer.prepend(older)
+        #expect(newer.frames == 5 && newer.rooms == ["AAAA", "BBBB", "CCCC"])
+
+        var copy = newer
+        let all = copy.takeAll()
+        #expect(all.map(\.room) == ["AAAA", "BBBB", "CCCC"] && copy.isEmpty)
+        #expect(try unpacked(all[0].runs) == [1, 3, 4] && all[0].runs.map(\.generation) == [1, 2])
+
+        // Over the bound: A's first run (frames 1 and 3) is the oldest, then B's.
+        copy = newer
+        #expect(copy.drop(downTo: 3) == 2)
+        #expect(copy.frames == 3 && copy.rooms == ["AAAA", "BBBB", "CCCC"])
+        #expect(try unpacked(copy.take(room: "AAAA")) == [4])
+        #expect(copy.drop(downTo: 1) == 1 && copy.rooms == ["CCCC"])
+
+        copy = newer
+        copy.removeRooms { $0 != "BBBB" }
+        #expect(copy.frames == 1 && copy.rooms == ["BBBB"])
     }
 
     /// A room in its first drawing turn, as stored.

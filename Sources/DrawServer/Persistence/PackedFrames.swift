@@ -26,11 +26,32 @@ enum PackedFrames {
     }
 
     /// Appends one frame to a packed run being built: the same bytes `pack` writes, without
-    /// an array of frames in between (a batch packs every frame a node relayed).
+    /// an array of frames in between (the PostgreSQL store packs every frame a node relays,
+    /// on the hot path). One write into the buffer per frame, not one per byte.
     static func append(_ frame: StrokeLog.Frame, to buffer: inout ByteBuffer) {
-        writeVarint(UInt64(max(0, frame.at)), to: &buffer)
-        writeVarint(UInt64(frame.bytes.count), to: &buffer)
-        buffer.writeBytes(frame.bytes)
+        let at = UInt64(max(0, frame.at))
+        let length = UInt64(frame.bytes.count)
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 2 * maxVarintBytes + frame.bytes.count) { out in
+            var index = writeVarint(at, to: out, at: 0)
+            index = writeVarint(length, to: out, at: index)
+            frame.bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[index...]).copyMemory(from: $0) }
+            return index + frame.bytes.count
+        }
+    }
+
+    /// The longest LEB128 encoding of a `UInt64`.
+    private static let maxVarintBytes = 10
+
+    /// Writes `value` at `index`; returns the index after it. `out` has room for it.
+    private static func writeVarint(_ value: UInt64, to out: UnsafeMutableRawBufferPointer, at index: Int) -> Int {
+        var (value, index) = (value, index)
+        while value >= 0x80 {
+            out[index] = UInt8(value & 0x7F) | 0x80
+            value >>= 7
+            index += 1
+        }
+        out[index] = UInt8(value)
+        return index + 1
     }
 
     static func unpack(_ bytes: [UInt8]) throws(Corrupt) -> [StrokeLog.Frame] {
@@ -54,15 +75,6 @@ enum PackedFrames {
             value >>= 7
         }
         bytes.append(UInt8(value))
-    }
-
-    private static func writeVarint(_ value: UInt64, to buffer: inout ByteBuffer) {
-        var value = value
-        while value >= 0x80 {
-            buffer.writeInteger(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        buffer.writeInteger(UInt8(value))
     }
 
     private static func readVarint(_ bytes: [UInt8], _ index: inout Int) throws(Corrupt) -> UInt64 {

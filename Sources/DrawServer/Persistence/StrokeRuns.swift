@@ -1,16 +1,23 @@
 import Canvas
 import NIOCore
 
-/// A batch's stroke frames, packed (`PackedFrames`) per room and canvas generation as they
-/// come: each run is one stroke row. Both stores build their rows with it.
-struct StrokeRuns {
-    struct Run {
+/// Stroke frames packed (`PackedFrames`) per room and canvas generation as they come: each
+/// run is one stroke row. Both stores build their rows with it: the SQLite writer from its
+/// batch, the PostgreSQL store on the hot path, as frames are drawn.
+struct StrokeRuns: Sendable {
+    struct Run: Sendable {
         var generation: Int
         /// The first frame's time: the row's `at_ms`.
         var firstAt: Int
+        var frames = 0
         var packed = ByteBuffer()
+        /// Order of the runs' starts across rooms: which are oldest.
+        var sequence = 0
 
-        mutating func append(_ frame: StrokeLog.Frame) { PackedFrames.append(frame, to: &packed) }
+        mutating func append(_ frame: StrokeLog.Frame) {
+            PackedFrames.append(frame, to: &packed)
+            frames += 1
+        }
     }
 
     /// Each room's runs, in arrival order.
@@ -18,18 +25,33 @@ struct StrokeRuns {
     /// The run frames were last added to, out of the dictionary: a drawer's frames come in
     /// runs of one room, so a frame of the same room and generation costs no lookup.
     private var current: (room: String, run: Run)?
+    private var nextSequence = 0
+    /// Frames held, in every run.
+    private(set) var frames = 0
+
+    var isEmpty: Bool { frames == 0 }
+
+    /// The rooms with frames held.
+    var rooms: Set<String> {
+        var rooms = Set(byRoom.keys)
+        if let current { rooms.insert(current.room) }
+        return rooms
+    }
 
     mutating func add(_ frame: StrokeLog.Frame, room: String, generation: Int) {
+        frames += 1
         if current?.room == room, current?.run.generation == generation {
             current?.run.append(frame)  // in place: the optional is not copied
             return
         }
         park()
-        var run = Run(generation: generation, firstAt: frame.at)
-        // Back to a room seen earlier in the batch, same generation: go on with its run.
+        var run = Run(generation: generation, firstAt: frame.at, sequence: nextSequence)
+        // Back to a room seen earlier, same generation: go on with its run.
         if let last = byRoom[room]?.last, last.generation == generation {
             run = last
             byRoom[room]?.removeLast()
+        } else {
+            nextSequence += 1
         }
         run.append(frame)
         current = (room, run)
@@ -38,14 +60,57 @@ struct StrokeRuns {
     /// Takes `room`'s runs out, oldest first.
     mutating func take(room: String) -> [Run] {
         park()
-        return byRoom.removeValue(forKey: room) ?? []
+        let runs = byRoom.removeValue(forKey: room) ?? []
+        frames -= runs.reduce(0) { $0 + $1.frames }
+        return runs
     }
 
     /// Takes every room's runs out, rooms in code order.
     mutating func takeAll() -> [(room: String, runs: [Run])] {
         park()
-        defer { byRoom = [:] }
+        defer { self = StrokeRuns() }
         return byRoom.sorted { $0.key < $1.key }.map { (room: $0.key, runs: $0.value) }
+    }
+
+    /// Drops the frames of the rooms `isRemoved` names.
+    mutating func removeRooms(where isRemoved: (String) -> Bool) {
+        for room in rooms where isRemoved(room) { _ = take(room: room) }
+    }
+
+    /// Puts `older`'s runs in front of these: frames a commit could not write, kept for the
+    /// next one.
+    mutating func prepend(_ older: StrokeRuns) {
+        var merged = older
+        merged.park()
+        park()
+        for (room, runs) in byRoom {
+            let shifted = runs.map { run in
+                var run = run
+                run.sequence += merged.nextSequence
+                return run
+            }
+            merged.byRoom[room, default: []] += shifted
+        }
+        merged.nextSequence += nextSequence
+        merged.frames += frames
+        self = merged
+    }
+
+    /// Drops whole runs, the oldest first, until at most `limit` frames are left. Returns
+    /// the frames dropped.
+    mutating func drop(downTo limit: Int) -> Int {
+        guard frames > limit else { return 0 }
+        park()
+        let oldestFirst = byRoom.flatMap { room, runs in runs.map { (room: room, sequence: $0.sequence, frames: $0.frames) } }
+            .sorted { $0.sequence < $1.sequence }
+        var dropped = 0
+        for run in oldestFirst where frames > limit {
+            byRoom[run.room]?.removeAll { $0.sequence == run.sequence }
+            if byRoom[run.room]?.isEmpty == true { byRoom[run.room] = nil }
+            frames -= run.frames
+            dropped += run.frames
+        }
+        return dropped
     }
 
     /// Puts the current run back with its room's.

@@ -9,8 +9,8 @@ extension PostgresGameStore {
     /// Claims the batch's new rooms, then writes the batch in one transaction, each room
     /// only while its lease is still this node's. Returns false (and keeps the changes for
     /// the next commit) when the database could not be written.
-    func write(_ changes: [Change]) async -> Bool {
-        let rooms = Self.rooms(of: changes)
+    func write(_ changes: [Change], strokes: StrokeRuns) async -> Bool {
+        let rooms = Self.rooms(of: changes).union(strokes.rooms.compactMap(RoomCode.init(parsing:)))
         let claims = keeper.withLock { k in
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
         }
@@ -23,7 +23,7 @@ extension PostgresGameStore {
         }
         if unanswered {
             noteFailure(ClaimUnanswered())
-            retain(changes)
+            retain(changes, strokes: strokes)
             return false
         }
         var epochs: [RoomCode: Int64] = [:]
@@ -48,15 +48,21 @@ extension PostgresGameStore {
         // A lost room's changes are dropped otherwise: another node runs it now. (Copied only then:
         // each copy retains every change's payload.)
         let writable = epochs.count == rooms.count ? changes : changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
+        var writableStrokes = strokes
+        if epochs.count != rooms.count {
+            writableStrokes.removeRooms { room in RoomCode(parsing: room).map { epochs[$0] == nil } ?? true }
+        }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
         do {
             let fenced = try await client.withOpenTransaction(logger: logger) { connection in
-                try await Self.apply(writable, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
+                try await Self.apply(writable, strokes: writableStrokes, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
             }
             if !unclaimed.isEmpty {
                 // The claim itself failed (the database was briefly unreachable): try again.
-                retain(changes.filter { $0.room.map(unclaimed.contains) ?? false })
+                var unclaimedStrokes = strokes
+                unclaimedStrokes.removeRooms { room in !(RoomCode(parsing: room).map(unclaimed.contains) ?? false) }
+                retain(changes.filter { $0.room.map(unclaimed.contains) ?? false }, strokes: unclaimedStrokes)
             }
             var actions: [LeaseAction] = []
             keeper.withLock { k in
@@ -82,7 +88,7 @@ extension PostgresGameStore {
             return true
         } catch {
             noteFailure(error)
-            retain(changes)
+            retain(changes, strokes: strokes)
             return false
         }
     }
@@ -108,7 +114,7 @@ extension PostgresGameStore {
     /// generation as one packed row (`PackedFrames`), each room's last snapshot, the closes,
     /// turns, games, players, and this node's heartbeat.
     static func apply(
-        _ changes: [Change], epochs: [RoomCode: Int64], node: String, retention: Int,
+        _ changes: [Change], strokes: StrokeRuns, epochs: [RoomCode: Int64], node: String, retention: Int,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Set<RoomCode> {
         var fenced = Set<RoomCode>()
@@ -123,7 +129,8 @@ extension PostgresGameStore {
             for try await (code, epoch) in rows.decode((String, Int64).self) { current[code] = epoch }
             for (code, epoch) in epochs where current[code.rawValue] != epoch { fenced.insert(code) }
         }
-        var batch = Batch()
+        var batch = Batch(strokes: strokes)
+        if !fenced.isEmpty { batch.strokes.removeRooms { room in RoomCode(parsing: room).map(fenced.contains) ?? false } }
         if fenced.isEmpty {
             for change in changes { batch.add(change) }
         } else {
@@ -146,7 +153,7 @@ extension PostgresGameStore {
 /// One batch's rows, gathered by kind so each kind is one statement.
 private struct Batch {
     /// Each room's stroke frames, one packed row per run.
-    var strokes = StrokeRuns()
+    var strokes: StrokeRuns
     /// Each room's last snapshot in the batch (a snapshot is the room's whole state).
     var snapshots: [String: RoomSnapshot] = [:]
     var closed: Set<String> = []
@@ -159,7 +166,6 @@ private struct Batch {
         switch change {
         case .player(let record): players[record.id.rawValue] = record
         case .room(let snapshot): snapshots[snapshot.code] = snapshot
-        case .frame(let room, let generation, let frame): strokes.add(frame, room: room.rawValue, generation: generation)
         case .roomClosed(let code): closed.insert(code.rawValue)
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)

@@ -7,7 +7,8 @@ import Synchronization
 
 /// The PostgreSQL store (`serve --store postgres://...`): the same records as the SQLite
 /// `PersistenceWriter`, batched the same way (the hot path only appends to a list under a
-/// lock; a commit every `interval`), so several nodes can share one database.
+/// lock, and packs a drawing frame into its room's stroke row; a commit every `interval`),
+/// so several nodes can share one database.
 ///
 /// Every room write is fenced by the room's lease (`LeaseKeeper`, `PostgresLeases`): a
 /// room is claimed the first time it is written, its rows carry the lease's epoch, and a
@@ -18,13 +19,15 @@ final class PostgresGameStore: GameStore, Service {
     struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
         var interval: Duration = .milliseconds(75)
-        /// Commit early once this many changes are waiting. Each commit is about ten round
-        /// trips whatever its size, so a busy node writes fewer, larger batches.
+        /// Commit early once this many changes (a drawing frame counts as one) are waiting.
+        /// Each commit is about ten round trips whatever its size, so a busy node writes
+        /// fewer, larger batches.
         var maxBatch = 16_384
         /// Finished turns kept (with their stroke logs); older ones are deleted.
         var turnRetention = 5_000
-        /// Changes kept for the next commit while the database is unreachable; past this,
-        /// the oldest are dropped (and logged).
+        /// Changes (a drawing frame counts as one) kept for the next commit while the
+        /// database is unreachable; past this, the oldest frames are dropped first, then the
+        /// oldest other changes (and logged).
         var maxRetainedChanges = 200_000
         var leases = LeaseKeeper.Configuration()
         /// How often the leases are checked: renewals due, leases run out. Well inside
@@ -48,10 +51,11 @@ final class PostgresGameStore: GameStore, Service {
         var connectionPatience: Duration = .seconds(2)
     }
 
+    /// A change other than a drawing frame: frames go straight into their room's packed
+    /// stroke row (`StrokeRuns`), which is what a batch writes of them anyway.
     enum Change: Sendable {
         indirect case player(PlayerRecord)
         indirect case room(RoomSnapshot)
-        case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
         case roomClosed(RoomCode)
         indirect case turn(TurnRecord)
         indirect case game(GameRecord)
@@ -60,7 +64,7 @@ final class PostgresGameStore: GameStore, Service {
         var room: RoomCode? {
             switch self {
             case .room(let snapshot): RoomCode(parsing: snapshot.code)
-            case .frame(let room, _, _), .roomClosed(let room): room
+            case .roomClosed(let room): room
             case .turn(let record): record.roomCode
             case .game(let record): record.roomCode
             case .turnRated(let rating): rating.roomCode
@@ -71,11 +75,16 @@ final class PostgresGameStore: GameStore, Service {
 
     private struct Pending: Sendable {
         var changes: [Change] = []
+        /// The drawing frames, packed per room and canvas generation as they come.
+        var strokes = StrokeRuns()
         /// `flush()` callers, resumed once everything queued before them was tried.
         var flushes: [CheckedContinuation<Void, Never>] = []
         var waiter: CheckedContinuation<Void, Never>?
         var urgent = false
         var stopped = false
+
+        /// Changes waiting, each frame counted as one.
+        var count: Int { changes.count + strokes.frames }
     }
 
     let url: PostgresStoreURL
@@ -122,11 +131,13 @@ final class PostgresGameStore: GameStore, Service {
 
     func updateHealth<T>(_ body: (inout Statistics) -> T) -> T { totals.withLock { body(&$0) } }
 
-    /// Changes waiting for the next commit.
-    var pendingCount: Int { pending.withLock { $0.changes.count } }
+    /// Changes waiting for the next commit, each drawing frame counted as one.
+    var pendingCount: Int { pending.withLock { $0.count } }
 
     /// The rooms that changes waiting for the next commit belong to.
-    var roomsWithPendingChanges: Set<RoomCode> { pending.withLock { Set($0.changes.compactMap(\.room)) } }
+    var roomsWithPendingChanges: Set<RoomCode> {
+        pending.withLock { p in Set(p.changes.compactMap(\.room)).union(p.strokes.rooms.compactMap(RoomCode.init(parsing:))) }
+    }
 
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
     /// starts the connection pool. Fails with a one-line reason when the database cannot
@@ -238,7 +249,14 @@ final class PostgresGameStore: GameStore, Service {
     func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
     func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
     func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
-        enqueue(.frame(room: room, generation: generation, frame: frame))
+        // Packed here rather than queued as a change: no per-frame change to build, keep
+        // the frame's bytes alive for, and go through again in the writer.
+        let full = pending.withLock { p in
+            p.strokes.add(frame, room: room.rawValue, generation: generation)
+            return p.count >= configuration.maxBatch
+        }
+        // Once a batch: the writer's continuation is taken only then.
+        if full { pending.withLock { takeWaiterIfFull(&$0) }?.resume() }
     }
     func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
     func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
@@ -248,11 +266,16 @@ final class PostgresGameStore: GameStore, Service {
     private func enqueue(_ change: Change) {
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
-            guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
-            p.waiter = nil
-            return waiter
+            return takeWaiterIfFull(&p)
         }
         waiter?.resume()
+    }
+
+    /// The writer's continuation, to wake once a full batch waits.
+    private func takeWaiterIfFull(_ p: inout Pending) -> CheckedContinuation<Void, Never>? {
+        guard p.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
+        p.waiter = nil
+        return waiter
     }
 
     // MARK: - The writer loop
@@ -364,7 +387,7 @@ final class PostgresGameStore: GameStore, Service {
         waiter?.resume()
     }
 
-    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.count >= configuration.maxBatch }
 
     private func waitForBatch() async {
         if pending.withLock({ isDue($0) }) { return }
@@ -398,17 +421,19 @@ final class PostgresGameStore: GameStore, Service {
         // The next list starts as large as this one, instead of growing again change by
         // change on the hot path.
         var changes: [Change] = []
-        changes.reserveCapacity(pendingCount)
+        changes.reserveCapacity(pending.withLock { $0.changes.count })
+        var strokes = StrokeRuns()
         let flushes = pending.withLock { p -> [CheckedContinuation<Void, Never>] in
             p.urgent = false
             swap(&changes, &p.changes)
+            swap(&strokes, &p.strokes)
             defer { p.flushes = [] }
             return p.flushes
         }
         var committed = true
-        if !changes.isEmpty {
-            let count = changes.count
-            committed = await write(changes)
+        if !changes.isEmpty || !strokes.isEmpty {
+            let count = changes.count + strokes.frames
+            committed = await write(changes, strokes: strokes)
             totals.withLock { t in
                 if committed { t.commits += 1; t.changes += count } else { t.failedCommits += 1 }
             }
@@ -418,14 +443,21 @@ final class PostgresGameStore: GameStore, Service {
     }
 
     /// Puts changes that could not be committed back in front of the queue, for the next
-    /// commit; the oldest past `maxRetainedChanges` are dropped.
-    func retain(_ changes: [Change]) {
+    /// commit. Past `maxRetainedChanges`, the oldest frames are dropped (whole stroke rows),
+    /// then the oldest other changes: a room's snapshot is its state, a frame only adds to
+    /// its canvas.
+    func retain(_ changes: [Change], strokes: StrokeRuns) {
         let dropped = pending.withLock { p -> Int in
             p.changes = changes + p.changes
-            let excess = p.changes.count - configuration.maxRetainedChanges
-            guard excess > 0 else { return 0 }
-            p.changes.removeFirst(excess)
-            return excess
+            p.strokes.prepend(strokes)
+            let limit = configuration.maxRetainedChanges
+            var dropped = p.strokes.drop(downTo: max(0, limit - p.changes.count))
+            let excess = p.changes.count + p.strokes.frames - limit
+            if excess > 0 {
+                p.changes.removeFirst(excess)
+                dropped += excess
+            }
+            return dropped
         }
         if dropped > 0 {
             totals.withLock { $0.droppedChanges += dropped }
