@@ -17,13 +17,19 @@ struct ReadPollerTests {
         configuration.readPolling = polling
     }
 
+    /// Ada drawing, Bob guessing, both connections read by the poller after their hellos.
+    static func drawing(port: Int) async throws -> (ada: TestClient, bob: TestClient) {
+        let ada = TestClient.connect(port: port)
+        let bob = TestClient.connect(port: port)
+        try await ada.hello("Ada")
+        try await bob.hello("Bob")
+        try await startTurn(ada, [bob])
+        return (ada, bob)
+    }
+
     @Test func polledConnectionsRelayFramesAndMessagesInOrder() async throws {
         try await withServer(Self.polled) { port in
-            let ada = TestClient.connect(port: port)
-            let bob = TestClient.connect(port: port)
-            try await ada.hello("Ada")
-            try await bob.hello("Bob")
-            try await startTurn(ada, [bob])
+            let (ada, bob) = try await Self.drawing(port: port)
             let strokes = (0..<30).map { strokeBytes(from: Point(x: 10 + 10 * $0, y: 10), to: Point(x: 10 + 10 * $0, y: 90)) }
             for (index, stroke) in strokes.enumerated() {
                 ada.send(binary: stroke)
@@ -44,11 +50,7 @@ struct ReadPollerTests {
     /// much waits) and is handled later, whole and in order, as without the poller.
     @Test func inputHeldBackByABudgetIsStillHandledInOrder() async throws {
         try await withServer(Self.polled) { port in
-            let ada = TestClient.connect(port: port)
-            let bob = TestClient.connect(port: port)
-            try await ada.hello("Ada")
-            try await bob.hello("Bob")
-            try await startTurn(ada, [bob])
+            let (ada, bob) = try await Self.drawing(port: port)
             for _ in 0..<10 { ada.send(binary: BudgetTests.thousandPointFrame) }
             let all = Array([[UInt8]](repeating: BudgetTests.thousandPointFrame, count: 10).joined())
             #expect(try await bob.nextBinary(bytes: all.count, within: 10) == all)
