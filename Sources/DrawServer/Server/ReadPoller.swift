@@ -31,12 +31,14 @@ enum PolledRead {
 /// first (docs/BENCHMARKS.md, "Reading in small batches").
 ///
 /// Only a busy loop's connections are here: a connection moves over once its loop's turn
-/// has read more than `batch` sockets through NIO, and goes back after `idleHandBack`
-/// without input (and when its input is held back or it closes). All go back once no
-/// `epoll_wait` has found `busyReady` sockets ready for `idleHandBack`: the loop is not busy
-/// any more, and NIO's wake-ups cost less than polling. The poller runs as timers on the loop, once per turn of the loop at most (after
-/// NIO's own `epoll_wait`, so NIO's sockets and tasks are never starved), up to `budget`
-/// each time. Everything here runs on `eventLoop` (hence `@unchecked Sendable`).
+/// has read more than `pollAfterReads` sockets through NIO, and goes back after
+/// `idleHandBack` without input (and when its input is held back or it closes). All go back
+/// once no `epoll_wait` has found `busyReady` sockets ready for `idleHandBack`: the loop is
+/// not busy any more, and NIO's wake-ups cost less than polling.
+///
+/// The poller runs as a timer on the loop, at most once per turn of the loop (after NIO's
+/// own `epoll_wait`, so NIO's sockets and tasks are never starved), up to `budget` each
+/// time. Everything here runs on `eventLoop` (hence `@unchecked Sendable`).
 final class ReadPoller: @unchecked Sendable {
     struct Configuration: Sendable {
         /// Sockets asked for per `epoll_wait`.
