@@ -11,6 +11,8 @@ package final class ServerProcess {
     package let port: Int
     private let output = TextBuffer()
     private let exited: ProcessExit
+    /// The child's output; its reader's handler is let go before the pipe goes.
+    private var pipe: Pipe?
 
     /// The `drawserver` executable built next to the test runner.
     package static var executable: URL {
@@ -34,9 +36,16 @@ package final class ServerProcess {
         let output = self.output
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            guard !data.isEmpty else { return }
+            guard !data.isEmpty else {
+                // The end: the dispatch source lets go of the descriptor now, before the pipe
+                // closes it. One still watching a closed descriptor watches whatever gets that
+                // number next (a socket, an epoll set), which crashed the test runner.
+                handle.readabilityHandler = nil
+                return
+            }
             output.append(String(decoding: data, as: UTF8.self))
         }
+        self.pipe = pipe
         try process.run()
         var found: Int?
         let deadline = ContinuousClock.now + .seconds(30)
@@ -85,6 +94,7 @@ package final class ServerProcess {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        pipe?.fileHandleForReading.readabilityHandler = nil
     }
 
     package enum ProcessError: Error {
