@@ -11,8 +11,6 @@ package final class ServerProcess {
     package let port: Int
     private let output = TextBuffer()
     private let exited: ProcessExit
-    /// The child's output; its reader's handler is let go before the pipe goes.
-    private var pipe: Pipe?
 
     /// The `drawserver` executable built next to the test runner.
     package static var executable: URL {
@@ -33,20 +31,8 @@ package final class ServerProcess {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = pipe
         process.standardError = pipe
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                // The end: the dispatch source lets go of the descriptor now, before the pipe
-                // closes it. One still watching a closed descriptor watches whatever gets that
-                // number next (a socket, an epoll set), which crashed the test runner.
-                handle.readabilityHandler = nil
-                return
-            }
-            output.append(String(decoding: data, as: UTF8.self))
-        }
-        self.pipe = pipe
         try process.run()
+        Self.collect(pipe.fileHandleForReading, into: output)
         var found: Int?
         let deadline = ContinuousClock.now + .seconds(30)
         while found == nil, ContinuousClock.now < deadline, process.isRunning {
@@ -94,7 +80,32 @@ package final class ServerProcess {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        pipe?.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Reads the child's output on a thread of its own, blocking, until its end, then closes
+    /// the pipe. Not `readabilityHandler`: its dispatch source is let go asynchronously, so
+    /// the pipe's descriptor was often closed first (libdispatch's `EPOLL_CTL_DEL` then failed
+    /// with `ENOENT` or `EBADF`, about 50 times a full run), which is what libdispatch calls
+    /// closing "random Unix descriptors" under it. With those sources the test runner
+    /// sometimes crashed in libdispatch's event loop (`_dispatch_event_loop_drain`).
+    private static func collect(_ reading: FileHandle, into output: TextBuffer) {
+        let descriptor = reading.fileDescriptor
+        let thread = Thread {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    output.append(String(decoding: chunk[0..<count], as: UTF8.self))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            try? reading.close()
+        }
+        thread.name = "ServerProcess output"
+        thread.start()
     }
 
     package enum ProcessError: Error {
