@@ -98,6 +98,7 @@ let package = Package(
                 "DrawClient",
                 "LoadTester",
                 "WebSocketFrames",
+                "CEpoll",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

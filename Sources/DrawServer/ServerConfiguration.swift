@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// Event-loop threads; nil for one per CPU this process may run on (its affinity, so a
     /// server pinned with `taskset -c 0` runs one loop instead of one per machine core).
     public var eventLoopThreads: Int?
+    /// How a busy loop reads its connections in small batches (`ReadPoller`); nil for NIO
+    /// alone. `serve` sets it (`--read-batch`).
+    var readPolling: ReadPoller.Configuration?
     /// Proxies whose `X-Forwarded-For` is believed (`--trusted-proxies`); none by default.
     var forwardedFor = ForwardedFor(trustedProxies: [])
 

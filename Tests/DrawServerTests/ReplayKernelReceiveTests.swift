@@ -98,28 +98,8 @@ struct ReplayKernelReceiveTests {
 
     /// A connected loopback TCP pair (blocking sockets): (the sender's end, the reader's end).
     static func socketPair() throws -> (CInt, CInt) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                try #require(bind(listener, raw, length) == 0)
-                try #require(listen(listener, 1) == 0)
-                try #require(getsockname(listener, raw, &length) == 0)
-            }
-        }
-        let reader = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                try #require(connect(reader, raw, length) == 0)
-            }
-        }
-        let sender = accept(listener, nil, nil)
-        try #require(sender >= 0)
-        return (sender, reader)
+        let pair = try LoopbackTCPPair.make()
+        return (pair.sender, pair.reader)
     }
 
     static func send(_ bytes: [UInt8], on socket: CInt) throws {

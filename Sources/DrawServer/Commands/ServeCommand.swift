@@ -14,6 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the game server (HTTP, WebSocket at /ws, the browser client at /)."
     )
 
+    /// Sockets a busy loop reads at a time (`ReadPoller`): NIO's own first batch size, so a
+    /// loop that never had more ready at once never polls.
+    static let defaultReadBatch = 64
+
     @Option(help: "Address to listen on (env DRAWSERVER_HOST).")
     var host: String?
     @Option(help: "Port to listen on (env DRAWSERVER_PORT).")
@@ -96,6 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxies: String?
     @Option(help: "Event-loop threads (env DRAWSERVER_THREADS; default: one per CPU this process may run on).")
     var threads: Int?
+    @Option(help: "Sockets a busy event loop reads at a time, oldest input first, once one of its turns has read more than this many; 0 leaves all reading to NIO, which takes every ready socket in one batch (env DRAWSERVER_READ_BATCH; default 64).")
+    var readBatch: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
     var conformanceEcho = false
     @Flag(help: ArgumentHelp("Write every frame through NIO's channel, never straight to the socket: the plain path, for benchmarks.", visibility: .hidden))
@@ -139,6 +145,15 @@ struct ServeCommand: AsyncParsableCommand {
         if let count = try threads ?? env.int("DRAWSERVER_THREADS") {
             guard (1...256).contains(count) else { throw ValidationError("--threads must be 1...256") }
             configuration.eventLoopThreads = count
+        }
+        let batch = try readBatch ?? env.int("DRAWSERVER_READ_BATCH") ?? Self.defaultReadBatch
+        guard (0...4096).contains(batch) else { throw ValidationError("--read-batch must be 0...4096") }
+        if batch > 0 {
+            var polling = ReadPoller.Configuration()
+            polling.batch = batch
+            polling.pollAfterReads = batch
+            polling.busyReady = max(1, batch / 2)
+            configuration.readPolling = polling
         }
         try applyLimits(to: &configuration.limits, env: env)
         if let list = trustedProxies ?? env.string("DRAWSERVER_TRUSTED_PROXIES") {

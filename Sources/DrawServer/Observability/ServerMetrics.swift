@@ -20,6 +20,8 @@ final class ServerMetrics: Sendable {
     let rateLimited: CoreMetrics.Counter
     /// Messages held back until their connection's budget refilled (shaped, not refused).
     let messagesDelayed: CoreMetrics.Counter
+    /// Socket reads made by the loops' pollers of busy connections (`ReadPoller`).
+    let polledReads: CoreMetrics.Counter
     let dbBatchChanges: CoreMetrics.Recorder
     let dbCommitTime: CoreMetrics.Timer
     let dbStrokeFrames: CoreMetrics.Counter
@@ -74,6 +76,7 @@ final class ServerMetrics: Sendable {
         queueOverflows = CoreMetrics.Counter(label: "drawserver_queue_overflows_total", dimensions: [], factory: factory)
         rateLimited = CoreMetrics.Counter(label: "drawserver_rate_limited_total", dimensions: [], factory: factory)
         messagesDelayed = CoreMetrics.Counter(label: "drawserver_messages_delayed_total", dimensions: [], factory: factory)
+        polledReads = CoreMetrics.Counter(label: "drawserver_polled_reads_total", dimensions: [], factory: factory)
         dbBatchChanges = CoreMetrics.Recorder(label: "drawserver_db_batch_changes", dimensions: [], aggregate: true, factory: factory)
         dbCommitTime = CoreMetrics.Timer(label: "drawserver_db_commit_seconds", dimensions: [], factory: factory)
         dbStrokeFrames = CoreMetrics.Counter(label: "drawserver_db_stroke_frames_total", dimensions: [], factory: factory)

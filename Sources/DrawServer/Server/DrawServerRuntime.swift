@@ -1,4 +1,5 @@
 import Canvas
+import CoreMetrics
 import LoadTester
 import Logging
 import NIOCore
@@ -41,17 +42,26 @@ final class DrawServerRuntime: Sendable {
         self.configuration = configuration
         self.logger = logger
         let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()
-        self.eventLoopGroup = threads == System.coreCount
-            ? MultiThreadedEventLoopGroup.singleton
-            : MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let metrics = ServerMetrics()
+        // The read pollers need the end of each turn of a loop (NIO's tick callback), which
+        // only a group made with them reports.
+        let pollers = configuration.readPolling.map { polling in
+            ReadPollers(configuration: polling) { reads in metrics.polledReads.increment(by: Int64(reads)) }
+        }
+        self.eventLoopGroup = if let pollers {
+            MultiThreadedEventLoopGroup(numberOfThreads: threads, metricsDelegate: pollers)
+        } else if threads == System.coreCount {
+            MultiThreadedEventLoopGroup.singleton
+        } else {
+            MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        }
         self.metrics = metrics
         self.postgres = postgres
         postgres?.observer.withLock { $0 = metrics }
         if let postgres {
             self.database = nil
             self.writer = nil
-            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
+            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
             self.server = server
             let bus = ClusterBus(
                 store: postgres, server: server,
@@ -87,13 +97,13 @@ final class DrawServerRuntime: Sendable {
             let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock.writerClock)
             self.database = database
             self.writer = writer
-            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
+            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
             self.bus = nil
         } else {
             self.bus = nil
             self.database = nil
             self.writer = nil
-            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, clock: clock)
+            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
         }
         let reports: (any ReportArchive)? = database ?? postgres
         server.moderation.useArchive(reports)

@@ -49,6 +49,7 @@ extension GameServer {
             throw error
         }
         handler.webSocket = webSocket
+        handler.poller = readPollers?.poller(for: eventLoop)
         handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
         if admission == .draining {
             // Upgraded just as the drain began: treated like every other connection of the drain.

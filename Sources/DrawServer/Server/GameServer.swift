@@ -21,6 +21,8 @@ final class GameServer: Sendable {
     let clock: ServerClock
     let logger: Logger
     let store: any GameStore
+    /// Each loop's poller for busy connections (`ReadPoller`); nil when NIO reads them all.
+    let readPollers: ReadPollers?
     /// Rooms other nodes run (several nodes on one store); empty on a single node.
     let remoteRooms = RemoteRooms()
     /// Recent finished drawings, for `/d/ID.png` before (or without) the database.
@@ -77,9 +79,10 @@ final class GameServer: Sendable {
 
     init(
         configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, clock: ServerClock = ServerClock()
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, readPollers: ReadPollers? = nil, clock: ServerClock = ServerClock()
     ) {
         self.configuration = configuration
+        self.readPollers = readPollers
         self.clock = clock
         self.eventLoopGroup = eventLoopGroup
         self.logger = logger

@@ -1,3 +1,4 @@
+import Glibc
 import NIOCore
 
 /// The socket's end of a game connection's pipeline, on the connection's event loop: the
@@ -25,7 +26,12 @@ import NIOCore
 /// `withUnsafeTransportIfAvailable`, and dropped at `channelInactive`, which NIO fires on
 /// this loop right after closing it and before any other work runs there, so a recycled
 /// descriptor number is never written to.
-final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
+///
+/// Reads are NIO's, except on a busy loop: there the loop's `ReadPoller` reads the socket
+/// (`pollRead`) while the WebSocket layer holds NIO's reads back, and hands it back to NIO
+/// at the end of input, an error, held-back input or the close (NIO then finds and handles
+/// what made it stop).
+final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledReader {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
 
@@ -60,6 +66,11 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     /// The handler left the pipeline: the channel is gone.
     private var removed = false
 
+    /// The loop's read poller, when the server has one, and this socket's id there while it
+    /// reads the socket (`ReadPoller`).
+    var poller: ReadPoller?
+    private var pollID: UInt64?
+
     /// Whether frames may go straight to the socket at all (`directSocketWrites`).
     private let directWrites: Bool
 
@@ -88,6 +99,9 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // Closed: it left the poller's epoll set with the descriptor.
+        if let pollID { poller?.forget(pollID, open: false) }
+        pollID = nil
         socket = nil
         publishImmediateSends()
         context.fireChannelInactive()
@@ -97,6 +111,8 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         removed = true
+        if let pollID { poller?.forget(pollID, open: socket != nil) }
+        pollID = nil
         socket = nil
         isWritable = false
         publishImmediateSends()
@@ -106,7 +122,47 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         activity.touch()
         context.fireChannelRead(data)
+        // Read in a turn that has read more than a batch through NIO: the poller reads it.
+        if pollID == nil, let poller, poller.nioRead() { startPolling() }
     }
+
+    // MARK: - Read by the loop's poller
+
+    private func startPolling() {
+        guard let poller, let socket, let webSocket, webSocket.mayBePolled,
+              let id = poller.register(socket: socket, reader: self) else { return }
+        pollID = id
+        webSocket.startPolling()
+    }
+
+    func pollRead(into scratch: UnsafeMutableRawBufferPointer) -> PolledRead {
+        guard let socket, let context, let webSocket, webSocket.mayBePolled else {
+            returnToNIO()
+            return .handBack
+        }
+        let result = recv(socket, scratch.baseAddress, scratch.count, CInt(MSG_DONTWAIT))
+        guard result > 0 else {
+            if result < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .empty }
+            // The end of input or an error: NIO's own read finds it and closes as it does.
+            returnToNIO()
+            return .handBack
+        }
+        activity.touch()
+        webSocket.ingest(context.channel.allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[0..<result])))
+        // As at the end of a NIO read: what the read queued goes out now.
+        writer?.scheduler.drainNow(except: writer)
+        guard webSocket.mayBePolled else {
+            returnToNIO()
+            return .handBack
+        }
+        return .read
+    }
+
+    func returnToNIO() {
+        pollID = nil
+        webSocket?.stopPolling()
+    }
+
 
     func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()

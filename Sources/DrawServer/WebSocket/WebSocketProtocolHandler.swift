@@ -59,6 +59,8 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     /// Told when reading stops for held messages, so the heartbeat does not blame the peer.
     private let activity: ActivityMonitor?
     private var readPending = false
+    /// The loop's `ReadPoller` reads the socket, not NIO (whose reads are held back).
+    private(set) var isPolled = false
     private var closeDeadline: Scheduled<Void>?
     private var notifiedClosed = false
     private let lingering: LingeringClose.Configuration
@@ -89,6 +91,34 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         notifyClosed()
         context.fireChannelInactive()
+    }
+
+    /// Whether the loop's poller may read the socket: not while input is held back (reading
+    /// stops then) nor once the close began (NIO reads what is left, see `LingeringClose`).
+    var mayBePolled: Bool { held.mayRead && linger == nil && receiver.state == .open }
+
+    /// From now on the poller reads the socket; NIO's next read is held back.
+    func startPolling() {
+        isPolled = true
+    }
+
+    /// The poller let go: NIO reads again (and finds the end of input or the error, if
+    /// that is why).
+    func stopPolling() {
+        guard isPolled else { return }
+        isPolled = false
+        if let context { updateReading(context: context) }
+    }
+
+    /// Bytes the poller read, handled as if NIO had read them.
+    func ingest(_ bytes: ByteBuffer) {
+        guard let context else { return }
+        if linger != nil {
+            discard(bytes.readableBytes)
+            return
+        }
+        receiver.append(bytes)
+        parse(context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -177,7 +207,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private func updateReading(context: ChannelHandlerContext) {
         let holding = !held.mayRead
         activity?.holdReads(holding)
-        if !holding, readPending {
+        if !holding, !isPolled, readPending {
             readPending = false
             context.read()
         }
@@ -204,7 +234,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     func read(context: ChannelHandlerContext) {
         if let linger {
             if linger.discardedBytes < linger.configuration.maxDiscardedBytes { context.read() }
-        } else if !held.mayRead {
+        } else if !held.mayRead || isPolled {
             readPending = true
         } else {
             context.read()
