@@ -60,7 +60,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private let activity: ActivityMonitor?
     private var readPending = false
     /// The loop's `ReadPoller` reads the socket, not NIO (whose reads are held back).
-    private(set) var isPolled = false
+    private var isPolled = false
     private var closeDeadline: Scheduled<Void>?
     private var notifiedClosed = false
     private let lingering: LingeringClose.Configuration
@@ -113,20 +113,20 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     /// Bytes the poller read, handled as if NIO had read them.
     func ingest(_ bytes: ByteBuffer) {
         guard let context else { return }
+        handleRead(bytes, context: context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        handleRead(unwrapInboundIn(data), context: context)
+    }
+
+    /// Bytes read from the socket, by NIO or by the loop's poller.
+    private func handleRead(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
         if linger != nil {
             discard(bytes.readableBytes)
             return
         }
         receiver.append(bytes)
-        parse(context: context)
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if linger != nil {
-            discard(unwrapInboundIn(data).readableBytes)
-            return
-        }
-        receiver.append(unwrapInboundIn(data))
         parse(context: context)
     }
 
