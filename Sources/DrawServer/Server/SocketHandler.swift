@@ -163,7 +163,6 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
         webSocket?.stopPolling()
     }
 
-
     func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()
         writer?.scheduler.drainNow(except: writer)
