@@ -232,7 +232,7 @@ def run(base, token, pages, bots):
 def main():
     e2e.install_signal_handlers()
     token = secrets.token_urlsafe(18)
-    server = e2e.ServerProcess(extra=["--moderator-token", token, "--turn-end-seconds", "2", "--game-end-seconds", "30"])
+    server = e2e.ServerProcess(extra=[f"--moderator-token={token}", "--turn-end-seconds", "2", "--game-end-seconds", "30"])
     pages, bots = [], []
     try:
         server.start()

@@ -266,7 +266,7 @@ def main():
     e2e.install_signal_handlers()
     token = secrets.token_urlsafe(18)
     os.environ["DRAWSERVER_TEST_PAGE_LIMIT_FILE"] = PAGE_LIMIT_FILE
-    server = e2e.ServerProcess(extra=["--moderator-token", token])
+    server = e2e.ServerProcess(extra=[f"--moderator-token={token}"])
     pages, bots = [], []
     try:
         server.start()
