@@ -8,9 +8,9 @@ public enum BotLevel: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The words bots can draw, per room language (a server-wide library the shell injects).
 ///
-/// A bot drawer is offered only words from this set, so it always has a real drawing to
-/// replay; a language without any falls back to the room's ordinary bag (the bot then
-/// skips its turn rather than draw something it has no drawing for).
+/// A bot drawer is offered only words from this set (in a custom-only room, the custom
+/// words among them) that were not drawn yet in the game, so it always has a real drawing
+/// to replay; with none it passes its turn (`notice` `bot_passed`).
 public struct BotVocabulary: Sendable {
     /// Language code -> words, in a stable order so a seeded game offers the same ones.
     public var words: [String: [String]]

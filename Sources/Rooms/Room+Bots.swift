@@ -50,14 +50,20 @@ extension Room {
         return "\(Self.botNames[0]) \(n)"
     }
 
-    /// The choice of words for a bot drawer: words it has a drawing for, when there are any
-    /// in the room's language (custom-only rooms keep their own words: bots skip there).
-    mutating func botChoices(for drawer: PlayerID) -> [String]? {
-        guard member(drawer)?.isBot == true, !(settings.customOnly && !settings.customWords.isEmpty) else { return nil }
-        var words = botVocabulary.words(for: settings.language)
-        guard !words.isEmpty else { return nil }
-        rng.shuffle(&words)
-        return Array(words.prefix(max(1, settings.wordChoices)))
+    /// The words a bot can draw in this room, in a stable order: those it has a drawing for
+    /// in the room's language; in a custom-only room only the custom words among them (in
+    /// the spelling its drawings are filed under).
+    func botWords() -> [String] {
+        let words = botVocabulary.words(for: settings.language)
+        let custom = WordList.sanitize(settings.customWords)
+        guard settings.customOnly, !custom.isEmpty else { return words }
+        let keys = Set(custom.map(GuessNormalizer.normalize))
+        return words.filter { keys.contains(GuessNormalizer.normalize($0)) }
+    }
+
+    /// A bot drawer passes its turn: the room is told (`notice` `bot_passed`).
+    func botPassed(_ bot: Member) -> [RoomEffect] {
+        [.send(.notice(.botPassed(bot.id, name: bot.name)), to: .everyone)]
     }
 
     /// Closes a room whose people are all gone, releasing its bots.

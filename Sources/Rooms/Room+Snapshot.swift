@@ -53,6 +53,8 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         public var turn: Int
         public var pendingDrawers: [String]
         public var bag: WordBag
+        /// Words drawn in this game's current cycle; absent in older snapshots.
+        public var usedWords: [String]? = nil
     }
 
     public var version = 1
@@ -123,7 +125,10 @@ extension Room {
             },
             phase: phase,
             game: game.map {
-                RoomSnapshot.GameState(number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(\.rawValue), bag: $0.bag)
+                RoomSnapshot.GameState(
+                    number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(\.rawValue), bag: $0.bag,
+                    usedWords: $0.usedWords.isEmpty ? nil : $0.usedWords
+                )
             },
             gamesPlayed: gamesPlayed, nextOrder: nextOrder,
             bans: bans.filter { $0.value > now }.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value - now },
@@ -165,7 +170,10 @@ extension Room {
         bans = s.bans.reduce(into: [:]) { $0[PlayerID($1.key)] = now + $1.value }
         votes = s.votes.reduce(into: [:]) { $0[PlayerID($1.key)] = Set($1.value.map(PlayerID.init)) }
         game = s.game.map {
-            GameProgress(number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(PlayerID.init), bag: $0.bag)
+            GameProgress(
+                number: $0.number, round: $0.round, turn: $0.turn, pendingDrawers: $0.pendingDrawers.map(PlayerID.init), bag: $0.bag,
+                usedWords: $0.usedWords ?? []
+            )
         }
         canvasGeneration = s.canvasGeneration
         ratedTurn = s.ratedTurn.map {

@@ -18,15 +18,17 @@ extension Room {
     /// Seated players in seat order: one round's drawers.
     func drawerQueue() -> [PlayerID] { members.filter { !$0.spectator }.map(\.id) }
 
-    /// Picks the next drawer (skipping players gone or disconnected), or ends the game.
+    /// Picks the next drawer (skipping players gone or disconnected, and bots with no fresh
+    /// word to draw, which pass), or ends the game.
     mutating func startNextTurn(now: Timestamp) -> [RoomEffect] {
         guard var progress = game else { return [] }
         applyPendingSpectators()
         for i in members.indices { members[i].guessed = false }
-        resetCanvas()
         guard activePlayers(connectedOnly: false).count >= 2 else { return endGame(now: now) }
 
+        var effects: [RoomEffect] = []
         var drawer: PlayerID
+        var words: [String]
         while true {
             if progress.pendingDrawers.isEmpty {
                 progress.round += 1
@@ -35,22 +37,41 @@ extension Room {
                 guard progress.round <= settings.rounds,
                       progress.pendingDrawers.contains(where: { member($0)?.connected == true }) else {
                     game = progress
-                    return endGame(now: now)
+                    return effects + endGame(now: now)
                 }
             }
             drawer = progress.pendingDrawers.removeFirst()
-            if let m = member(drawer), !m.spectator, m.connected { break }
+            guard let m = member(drawer), !m.spectator, m.connected else { continue }
+            words = offer(for: m, in: &progress)
+            if !words.isEmpty { break }
+            // A bot with nothing fresh it can draw passes, as a drawer who left would.
+            effects += botPassed(m)
         }
+        resetCanvas()
         progress.turn += 1
-        let words = botChoices(for: drawer) ?? progress.bag.draw(settings.wordChoices, rng: &rng)
         game = progress
         let deadline = now + configuration.chooseMs
         state = .choosing(ChoosingState(drawer: drawer, words: words, deadline: deadline))
         ratedTurn = nil
-        var effects = roomBroadcast(now: now)
+        effects += roomBroadcast(now: now)
         effects.append(.send(.choosing(drawer: drawer, remainingMs: configuration.chooseMs), to: .everyoneExcept(drawer)))
         effects.append(.send(.choose(words: words, remainingMs: configuration.chooseMs), to: .player(drawer)))
         return effects
+    }
+
+    /// The words offered to `drawer`: none drawn in this game while the bag holds unused
+    /// ones (once every word is used they all come back). A bot gets only words it has a
+    /// drawing for, possibly none; a person always gets at least one.
+    mutating func offer(for drawer: Member, in progress: inout GameProgress) -> [String] {
+        let used = progress
+        if !progress.bag.hasWord(where: { !used.isUsed($0) }) { progress.usedWords.removeAll() }
+        let cycle = progress
+        if drawer.isBot {
+            var fresh = botWords().filter { !cycle.isUsed($0) }
+            rng.shuffle(&fresh)
+            return Array(fresh.prefix(max(1, settings.wordChoices)))
+        }
+        return progress.bag.draw(settings.wordChoices, rng: &rng, skipping: { cycle.isUsed($0) })
     }
 
     mutating func applyPendingSpectators() {
@@ -78,6 +99,7 @@ extension Room {
             startedAt: now, deadline: now + drawMs, pendingHints: hints.revealTimesMs
         )
         state = .drawing(turn)
+        game?.usedWords.append(word)
         strokeLog.word = word
         ratedTurn = RatedTurn(drawer: drawer, game: game?.number ?? gamesPlayed, turn: game?.turn ?? 0)
         let round = game?.round ?? 1

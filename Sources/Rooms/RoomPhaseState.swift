@@ -46,4 +46,14 @@ struct GameProgress: Sendable {
     var turn = 0
     var pendingDrawers: [PlayerID]
     var bag: WordBag
+    /// Words drawn in this game since every word was last used, as drawn: none of them is
+    /// offered again while the bag holds a word not among them.
+    var usedWords: [String] = []
+
+    /// Whether `word` (in any spelling that judges the same) was drawn in this cycle.
+    func isUsed(_ word: String) -> Bool {
+        guard !usedWords.isEmpty else { return false }
+        let key = GuessNormalizer.normalize(word)
+        return usedWords.contains { GuessNormalizer.normalize($0) == key }
+    }
 }

@@ -126,6 +126,8 @@ extension ServerMessage {
             w.field("listed", listed)
         case .reported(let id):
             w.field("id", id)
+        case .notice(let notice):
+            notice.writeFields(to: &w)
         }
         w.endObject()
         return w.bytes
@@ -233,5 +235,28 @@ extension RoomView {
         writeFields(to: &w)
         w.endObject()
         return w.bytes
+    }
+}
+
+extension Notice {
+    func writeFields(to w: inout JSONWriter) {
+        w.field("code", code)
+        switch self {
+        case .botPassed(let id, let name):
+            w.field("playerId", id.rawValue)
+            w.field("name", name)
+        case .slowDown(let retryMs):
+            w.field("retryMs", retryMs)
+        case .settingsAdjusted(let fields):
+            w.key("fields")
+            w.beginObject()
+            for adjusted in fields {
+                switch adjusted.value {
+                case .number(let n): w.field(adjusted.field, n)
+                case .text(let t): w.field(adjusted.field, t)
+                }
+            }
+            w.endObject()
+        }
     }
 }

@@ -32,6 +32,8 @@ public enum ServerMessage: Sendable, Hashable {
     case gallery(listed: Bool)
     /// A report was filed; `id` names it for the moderator.
     case reported(id: String)
+    /// A short system line (`Notice`), to one player or the room.
+    case notice(Notice)
 
     /// The message's `t`.
     public var type: String {
@@ -61,6 +63,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .chatHistory: "chatHistory"
         case .gallery: "gallery"
         case .reported: "reported"
+        case .notice: "notice"
         }
     }
 }

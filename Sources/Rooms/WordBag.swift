@@ -59,6 +59,28 @@ public struct WordBag: Sendable {
         return picked.map { words[Int($0)] }
     }
 
+    /// Up to `count` distinct words for which `isUsed` is false, in the bag's order; words
+    /// it skips leave the current cycle (they were drawn already). Fewer than `count` only
+    /// when fewer unused words exist; none when every word is used.
+    public mutating func draw(_ count: Int, rng: inout some RandomNumberGenerator, skipping isUsed: (String) -> Bool) -> [String] {
+        let wanted = min(max(count, 0), words.count)
+        var picked: [UInt16] = []
+        picked.reserveCapacity(wanted)
+        // Two passes over the whole bag find every unused word, so this ends even when all are used.
+        var budget = 2 * words.count + wanted
+        while picked.count < wanted, budget > 0 {
+            budget -= 1
+            if pending.isEmpty { refill(excluding: picked, rng: &rng) }
+            guard let word = pending.popLast() else { break }
+            if picked.contains(word) || isUsed(words[Int(word)]) { continue }
+            picked.append(word)
+        }
+        return picked.map { words[Int($0)] }
+    }
+
+    /// Whether some word is not used yet; stops at the first one.
+    public func hasWord(where isFresh: (String) -> Bool) -> Bool { words.contains(where: isFresh) }
+
     /// Chooses the bag for a new game from the room's settings.
     ///
     /// `customOnly` uses only the host's custom words, provided at least one survives
