@@ -52,7 +52,11 @@ extension Room {
         members[i].score += points
         turn.guesses.append((id, points))
         state = .drawing(turn)
-        var effects: [RoomEffect] = [.send(.guessed(id, points: points), to: .everyone)]
+        // The guesser's own copy names the word, so its client can show it (and keep it).
+        var effects: [RoomEffect] = [
+            .send(.guessed(id, points: points), to: .everyoneExcept(id)),
+            .send(.guessed(id, points: points, word: turn.word), to: .player(id)),
+        ]
         effects += endTurnIfEveryoneGuessed(now: now)
         return effects
     }

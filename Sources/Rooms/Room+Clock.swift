@@ -9,7 +9,7 @@ extension Room {
         case .drawing(let turn):
             candidates.append(turn.deadline)
             if let next = turn.pendingHints.first { candidates.append(turn.startedAt + next) }
-        case .turnEnd(let deadline), .gameEnd(let deadline): candidates.append(deadline)
+        case .turnEnd(let deadline, _), .gameEnd(let deadline): candidates.append(deadline)
         }
         if let drawer, let since = member(drawer)?.disconnectedAt {
             candidates.append(since + configuration.drawerAbsenceMs)
@@ -58,7 +58,7 @@ extension Room {
             }
             state = .drawing(turn)
             return [.send(.hint(mask: turn.mask.rendered()), to: .everyoneExcept(turn.drawer))]
-        case .turnEnd(let deadline):
+        case .turnEnd(let deadline, _):
             return deadline <= now ? startNextTurn(now: now) : nil
         case .gameEnd(let deadline):
             return deadline <= now ? returnToLobby(now: now) : nil

@@ -101,8 +101,10 @@ extension Room {
     public func snapshot(now: Timestamp) -> RoomSnapshot {
         var phase = RoomSnapshot.PhaseState(phase: self.phase, remainingMs: remainingMs(now: now))
         switch state {
-        case .lobby, .turnEnd, .gameEnd:
+        case .lobby, .gameEnd:
             break
+        case .turnEnd(_, let word):
+            phase.word = word
         case .choosing(let choosing):
             phase.drawer = choosing.drawer.rawValue
             phase.words = choosing.words
@@ -189,7 +191,7 @@ extension Room {
         case .lobby:
             state = .lobby
         case .turnEnd:
-            state = .turnEnd(deadline: deadline)
+            state = .turnEnd(deadline: deadline, word: s.phase.word)
         case .gameEnd:
             state = .gameEnd(deadline: deadline)
         case .choosing:

@@ -124,7 +124,7 @@ extension Room {
             members[i].score += drawerPoints
             scores[turn.drawer] = drawerPoints
         }
-        state = .turnEnd(deadline: now + configuration.turnEndMs)
+        state = .turnEnd(deadline: now + configuration.turnEndMs, word: turn.word)
         let ratings = ratedTurn?.counts ?? RatingCounts()
         // Only a kept turn (in a game) with something on the canvas gets images.
         let drawingID = game != nil && !drawing.isEmpty ? DrawingID.random(using: &drawingIDs) : nil

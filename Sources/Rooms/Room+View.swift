@@ -7,6 +7,8 @@ extension Room {
         var drawerID: PlayerID?
         var mask: String?
         var word: String?
+        var solvedWord: String?
+        let solved = viewer.flatMap { member($0)?.guessed } == true
         switch state {
         case .choosing(let choosing):
             drawerID = choosing.drawer
@@ -14,6 +16,9 @@ extension Room {
             drawerID = turn.drawer
             mask = turn.mask.rendered()
             if viewer == turn.drawer { word = turn.word }
+            if solved { solvedWord = turn.word }
+        case .turnEnd(_, let ended):
+            if solved { solvedWord = ended }
         default:
             break
         }
@@ -26,7 +31,7 @@ extension Room {
             canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height,
             ratings: rated?.counts, showsMyRating: viewer != nil,
             myRating: viewer.flatMap { rated?.ratings[$0] },
-            showsCustomWords: viewer != nil && viewer == host
+            showsCustomWords: viewer != nil && viewer == host, solvedWord: solvedWord
         )
     }
 
@@ -36,7 +41,7 @@ extension Room {
         case .lobby: 0
         case .choosing(let choosing): max(0, choosing.deadline - now)
         case .drawing(let turn): max(0, turn.deadline - now)
-        case .turnEnd(let deadline), .gameEnd(let deadline): max(0, deadline - now)
+        case .turnEnd(let deadline, _), .gameEnd(let deadline): max(0, deadline - now)
         }
     }
 
@@ -53,6 +58,8 @@ extension Room {
         guard !members.isEmpty else { return [] }
         var own: [PlayerID] = []
         if case .drawing(let turn) = state, isMember(turn.drawer) { own.append(turn.drawer) }
+        // Those who guessed the word get it back in their copy (`solvedWord`).
+        if phase == .drawing || phase == .turnEnd { own += members.filter(\.guessed).map(\.id).filter { !own.contains($0) } }
         if let host, isMember(host), !settings.customWords.isEmpty, !own.contains(host) { own.append(host) }
         var effects = own.map { RoomEffect.send(.room(view(for: $0, now: now)), to: .player($0)) }
         if let rated = visibleRatings {

@@ -5,7 +5,8 @@ enum RoomPhaseState: Sendable {
     case lobby
     case choosing(ChoosingState)
     case drawing(DrawingTurn)
-    case turnEnd(deadline: Timestamp)
+    /// `word`: the turn's word (nil only in a room restored from an older snapshot).
+    case turnEnd(deadline: Timestamp, word: String?)
     case gameEnd(deadline: Timestamp)
 
     var phase: GamePhase {

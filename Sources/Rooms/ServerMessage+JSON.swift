@@ -55,9 +55,10 @@ extension ServerMessage {
             w.field("mask", mask)
         case .close(let text):
             w.field("text", text)
-        case .guessed(let id, let points):
+        case .guessed(let id, let points, let word):
             w.field("playerId", id.rawValue)
             w.field("points", points)
+            if let word { w.field("word", word) }
         case .turnEnd(let word, let reason, let scores, let ratings, let drawing):
             w.field("word", word)
             if let drawing {
@@ -211,6 +212,7 @@ extension RoomView {
         w.field("drawer", drawer?.rawValue)
         w.field("mask", mask)
         if let word { w.field("word", word) }
+        if let solvedWord { w.field("solvedWord", solvedWord) }
         w.field("remainingMs", remainingMs)
         w.key("players")
         w.beginArray()

@@ -15,7 +15,8 @@ public enum ServerMessage: Sendable, Hashable {
     case turn(drawer: PlayerID, round: Int, mask: String, remainingMs: Int, word: String?)
     case hint(mask: String)
     case close(text: String)
-    case guessed(PlayerID, points: Int)
+    /// `word` only in the guesser's own copy (issue 39).
+    case guessed(PlayerID, points: Int, word: String? = nil)
     /// `drawing` is nil (the field left out) when the canvas ended empty.
     case turnEnd(word: String, reason: TurnEndReason, scores: [PlayerID: Int], ratings: RatingCounts = RatingCounts(), drawing: DrawingID? = nil)
     case gameEnd(ranking: [RankEntry])
@@ -151,6 +152,8 @@ public struct RoomView: Sendable, Hashable {
     /// Whether `settings.customWords` is shown: only to the host, who chose them (to anyone
     /// else they would give the word away); everyone gets `customWordCount`.
     public var showsCustomWords = false
+    /// During `drawing` and `turnEnd`, in the copy of a player who guessed the word: the word.
+    public var solvedWord: String? = nil
 }
 
 /// The phases of protocol section 4.

@@ -99,7 +99,7 @@ struct RoomChatTests {
 
 extension RoomHarness {
     func turnsPoints(_ name: String, _ h: RoomHarness) -> Int {
-        h.received(name).compactMap { if case .guessed(let id, let points) = $0, id == RoomHarness.id(name) { points } else { nil } }.first ?? -1
+        h.received(name).compactMap { if case .guessed(let id, let points, _) = $0, id == RoomHarness.id(name) { points } else { nil } }.first ?? -1
     }
 }
 

@@ -213,7 +213,7 @@ struct RoomTurnTests {
         #expect(h.received("dee").contains { $0.isRoom })
         let word = h.currentWord ?? ""
         h.send(.chat(word), from: "dee")
-        #expect(h.received("ada").contains { if case .guessed(let id, _) = $0 { id == PlayerID("dee") } else { false } })
+        #expect(h.received("ada").contains { if case .guessed(let id, _, _) = $0 { id == PlayerID("dee") } else { false } })
         var drawers: [String] = []
         for _ in 0..<7 where h.room.phase != .gameEnd {
             h.advance(until: .choosing)

@@ -78,6 +78,13 @@ struct WordLeakPropertyTests {
                 default: break
                 }
             }
+            var message = message
+            if case .room(var view) = message {
+                // Only a guesser's own copy carries `solvedWord` (RoomSolvedWordTests); the
+                // turn it belongs to may have ended within the batch checked.
+                view.solvedWord = nil
+                message = .room(view)
+            }
             if let value = JSONValue.parse(message.jsonBytes()) { walk(value) }
             return values
         }
@@ -104,6 +111,8 @@ struct WordLeakPropertyTests {
                 guard let secret, !secret.knowers.contains(id), !(after?.knowers.contains(id) ?? false) || secret.word != after?.word else { continue }
                 if h.room.member(id)?.guessed == true && secret.word == after?.word { continue }
                 if case .close = message { continue }
+                // A player's own `guessed` names the word it just guessed (issue 39).
+                if case .guessed(let who, _, _) = message, who == id { continue }
                 // Values, not keys: words such as "mask" or "mouth" are also field names.
                 let leaked = Self.values(of: message, for: id).contains { $0.lowercased() == secret.word.lowercased() }
                 #expect(!leaked, "leaked \(secret.word) to \(id): \(message.jsonString)")
