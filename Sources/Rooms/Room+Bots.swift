@@ -62,8 +62,9 @@ extension Room {
     }
 
     /// A bot drawer passes its turn: the room is told (`notice` `bot_passed`).
-    func botPassed(_ bot: Member) -> [RoomEffect] {
-        [.send(.notice(.botPassed(bot.id, name: bot.name)), to: .everyone)]
+    mutating func botPassed(_ bot: Member) -> [RoomEffect] {
+        logEvent(.event(.passed, from: bot.id, name: bot.name))
+        return [.send(.notice(.botPassed(bot.id, name: bot.name)), to: .everyone)]
     }
 
     /// Closes a room whose people are all gone, releasing its bots.

@@ -28,6 +28,7 @@ extension Room {
             return .success(acceptGuess(from: id, turn: &turn, now: now))
         case .close:
             if sender.spectator { return .success([.send(line, to: .player(id))]) }
+            logEvent(.event(.close, from: id, name: sender.name, text: text, visibleTo: [id]))
             return .success([.send(.close(text: text), to: .player(id))])
         case .wrong:
             return .success([.send(line, to: .everyone)])
@@ -52,6 +53,7 @@ extension Room {
         members[i].score += points
         turn.guesses.append((id, points))
         state = .drawing(turn)
+        logEvent(.event(.guessed, from: id, name: members[i].name))
         // The guesser's own copy names the word, so its client can show it (and keep it).
         var effects: [RoomEffect] = [
             .send(.guessed(id, points: points), to: .everyoneExcept(id)),

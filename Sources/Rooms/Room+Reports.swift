@@ -35,7 +35,8 @@ extension Room {
     /// by id is looked up by the shell; the room only adds its chat.
     public func evidence(for request: ReportRequest, from reporter: PlayerID) -> Result<ReportEvidence, ProtocolError> {
         guard isMember(reporter) else { return .failure(ProtocolError(.notInRoom, "report from your room")) }
-        let history = chatHistory(for: reporter)
+        // Chat lines only: game events are not anyone's words.
+        let history = chatHistory(for: reporter).filter { $0.kind == nil }
         var evidence = ReportEvidence(chat: Array(history.suffix(Self.reportChatLines)))
         switch request.target {
         case .chat(let from, let text):

@@ -77,6 +77,8 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var ratedTurn: RatedTurnState?
     public var chat: [ChatLine]?
     public var chatSequence: Int?
+    /// The game's drawings so far (issue 39); absent when none and in older snapshots.
+    public var gameDrawings: [GameDrawing]? = nil
 }
 
 extension RoomSnapshot {
@@ -142,7 +144,7 @@ extension Room {
                     ratings: $0.ratings.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value }
                 )
             },
-            chat: chatLog, chatSequence: chatSequence
+            chat: chatLog, chatSequence: chatSequence, gameDrawings: gameDrawings.isEmpty ? nil : gameDrawings
         )
     }
 
@@ -186,6 +188,7 @@ extension Room {
         }
         chatLog = Array((s.chat ?? []).suffix(Self.chatLogLimit))
         chatSequence = max(s.chatSequence ?? 0, (chatLog.last?.sequence ?? -1) + 1)
+        gameDrawings = s.gameDrawings ?? []
         let deadline = now + s.phase.remainingMs
         switch s.phase.phase {
         case .lobby:

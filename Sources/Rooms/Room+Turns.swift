@@ -8,6 +8,7 @@ extension Room {
             members[i].guessed = false
         }
         votes.removeAll()
+        gameDrawings.removeAll()
         let bag = WordBag.forGame(
             language: settings.language, settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng
         )
@@ -125,12 +126,18 @@ extension Room {
             scores[turn.drawer] = drawerPoints
         }
         state = .turnEnd(deadline: now + configuration.turnEndMs, word: turn.word)
+        logEvent(.event(.reveal, word: turn.word, reason: reason))
         let ratings = ratedTurn?.counts ?? RatingCounts()
         // Only a kept turn (in a game) with something on the canvas gets images.
         let drawingID = game != nil && !drawing.isEmpty ? DrawingID.random(using: &drawingIDs) : nil
         var effects: [RoomEffect] = [.send(
             .turnEnd(word: turn.word, reason: reason, scores: scores, ratings: ratings, drawing: drawingID), to: .everyone
         )]
+        if let progress = game, let drawingID {
+            gameDrawings.append(GameDrawing(
+                id: drawingID, word: turn.word, drawer: turn.drawer, name: member(turn.drawer)?.name ?? "", round: progress.round
+            ))
+        }
         if let progress = game {
             effects.append(.turnFinished(TurnRecord(
                 roomCode: code, game: progress.number, turn: progress.turn, round: progress.round,
@@ -176,6 +183,7 @@ extension Room {
 
     mutating func returnToLobby(now: Timestamp) -> [RoomEffect] {
         state = .lobby
+        gameDrawings.removeAll()
         for i in members.indices {
             // Bots are always ready; people ready up again for the next game.
             members[i].ready = members[i].isBot

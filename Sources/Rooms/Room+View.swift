@@ -93,6 +93,12 @@ extension Room {
         return effects
     }
 
+    /// After a resume into a running or just ended game: its drawings so far (`gameDrawings`).
+    func gameDrawingsEffect(for id: PlayerID) -> RoomEffect? {
+        guard phase != .lobby else { return nil }
+        return .send(.gameDrawings(gameDrawings), to: .player(id))
+    }
+
     /// After a resume: the phase's own message again, so a client can rebuild its turn UI.
     func resendTurnState(to id: PlayerID, now: Timestamp) -> [RoomEffect] {
         switch state {

@@ -43,6 +43,8 @@ public struct Room: Sendable {
     var chatSequence = 0
     /// The words bots can draw (injected by the shell; empty: bot drawers get ordinary choices).
     public var botVocabulary = BotVocabulary()
+    /// The current (or just ended) game's finished turns that left a drawing, oldest first.
+    var gameDrawings: [GameDrawing] = []
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.
     public internal(set) var canvasGeneration = 0
 
@@ -128,6 +130,7 @@ public struct Room: Sendable {
         var effects: [RoomEffect] = roomBroadcast(now: now)
         // Right after `room` and before the turn's own message and the canvas.
         effects.append(chatHistoryEffect(for: id))
+        if let drawings = gameDrawingsEffect(for: id) { effects.append(drawings) }
         effects += resendTurnState(to: id, now: now)
         effects += canvasReplay(for: id)
         return effects

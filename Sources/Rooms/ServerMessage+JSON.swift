@@ -115,13 +115,7 @@ extension ServerMessage {
         case .chatHistory(let lines):
             w.key("lines")
             w.beginArray()
-            for line in lines {
-                w.beginObject()
-                w.field("from", line.from.rawValue)
-                w.field("name", line.name)
-                w.field("text", line.text)
-                w.endObject()
-            }
+            for line in lines { line.write(to: &w) }
             w.endArray()
         case .gallery(let listed):
             w.field("listed", listed)
@@ -129,6 +123,21 @@ extension ServerMessage {
             w.field("id", id)
         case .notice(let notice):
             notice.writeFields(to: &w)
+        case .gameDrawings(let drawings):
+            w.key("drawings")
+            w.beginArray()
+            for drawing in drawings {
+                w.beginObject()
+                w.field("id", drawing.id.rawValue)
+                w.field("png", drawing.id.pngPath)
+                w.field("timelapse", drawing.id.timelapsePath)
+                w.field("word", drawing.word)
+                w.field("drawer", drawing.drawer.rawValue)
+                w.field("name", drawing.name)
+                w.field("round", drawing.round)
+                w.endObject()
+            }
+            w.endArray()
         }
         w.endObject()
         return w.bytes
@@ -260,5 +269,30 @@ extension Notice {
             }
             w.endObject()
         }
+    }
+}
+
+extension ChatLine {
+    /// A history line as sent: a chat line as `chat` carries it, an event with its `kind`.
+    func write(to w: inout JSONWriter) {
+        w.beginObject()
+        switch kind {
+        case nil:
+            w.field("from", from.rawValue)
+            w.field("name", name)
+            w.field("text", text)
+        case .guessed?, .passed?:
+            w.field("kind", kind?.rawValue)
+            w.field("playerId", from.rawValue)
+            w.field("name", name)
+        case .close?:
+            w.field("kind", kind?.rawValue)
+            w.field("text", text)
+        case .reveal?:
+            w.field("kind", kind?.rawValue)
+            w.field("word", word ?? "")
+            w.field("reason", (reason ?? .time).rawValue)
+        }
+        w.endObject()
     }
 }

@@ -35,6 +35,8 @@ public enum ServerMessage: Sendable, Hashable {
     case reported(id: String)
     /// A short system line (`Notice`), to one player or the room.
     case notice(Notice)
+    /// On resume during a game or its end: the game's drawings so far, oldest first.
+    case gameDrawings([GameDrawing])
 
     /// The message's `t`.
     public var type: String {
@@ -65,6 +67,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .gallery: "gallery"
         case .reported: "reported"
         case .notice: "notice"
+        case .gameDrawings: "gameDrawings"
         }
     }
 }

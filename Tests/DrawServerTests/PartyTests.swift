@@ -155,7 +155,7 @@ struct PartyTests {
             let back = TestClient.connect(port: port)
             try await back.hello("Cy", token: cy.token)
             let order = try await types(back)
-            #expect(order == ["room", "chatHistory", "turn", "canvas"])
+            #expect(order == ["room", "chatHistory", "gameDrawings", "turn", "canvas"])
             let history = back.history.compactMap { event -> [String]? in
                 guard case .json(.object(let o)) = event, o["t"]?.stringValue == "chatHistory" else { return nil }
                 return o["lines"]?.arrayValue?.compactMap { $0.objectValue?["text"]?.stringValue }
@@ -234,12 +234,18 @@ struct PartyRestartTests {
             order.append(type)
             if type == "canvas" { break }
         }
-        #expect(order == ["room", "chatHistory", "turn", "canvas"])
+        #expect(order == ["room", "chatHistory", "gameDrawings", "turn", "canvas"])
         let cyLines = cyBack.history.compactMap { event -> [String]? in
             guard case .json(.object(let o)) = event, o["t"]?.stringValue == "chatHistory" else { return nil }
             return o["lines"]?.arrayValue?.compactMap { $0.objectValue?["text"]?.stringValue }
         }.first
         #expect(cyLines == ["a cat?"])
+        // The game's context came back from the store too: Bob's guess (issue 39).
+        let cyKinds = cyBack.history.compactMap { event -> [String]? in
+            guard case .json(.object(let o)) = event, o["t"]?.stringValue == "chatHistory" else { return nil }
+            return o["lines"]?.arrayValue?.compactMap { $0.objectValue?["kind"]?.stringValue }
+        }.first
+        #expect(cyKinds == ["guessed"])
         let cyRoom = cyBack.history.compactMap { event -> [String: JSONValue]? in
             guard case .json(.object(let o)) = event, o["t"]?.stringValue == "room" else { return nil }
             return o

@@ -17,7 +17,8 @@ struct RoomHarness {
     var bots: [PlayerID] = []
     /// Every chat line each member was allowed to see since it joined, connected or not
     /// (the room's members then, resolved like `recipients` but ignoring connections).
-    var allowedChat: [PlayerID: [ServerMessage]] = [:]
+    /// Kept as `historyKey`s: chat lines and the game events history keeps.
+    var allowedChat: [PlayerID: [String]] = [:]
     /// `chatHistory` messages that were not exactly the last lines their player was allowed to see.
     var historyMismatches: [String] = []
 
@@ -106,13 +107,13 @@ struct RoomHarness {
             switch effect {
             case .send(let message, let audience):
                 for id in recipients(audience) { inbox[id, default: []].append(message) }
-                if case .chat = message {
-                    for id in members(audience) { allowedChat[id, default: []].append(message) }
+                if let key = Self.historyKey(message) {
+                    for id in members(audience) { allowedChat[id, default: []].append(key) }
                 }
                 if case .chatHistory(let lines) = message, case .player(let id) = audience {
-                    let got = lines.map { ServerMessage.chat(from: $0.from, name: $0.name, text: $0.text) }
+                    let got = lines.map(Self.historyKey)
                     let expected = Array((allowedChat[id] ?? []).suffix(Room.chatHistoryLimit))
-                    if got != expected { historyMismatches.append("\(id): got \(got.count) lines, expected \(expected.count)") }
+                    if got != expected { historyMismatches.append("\(id): got \(got), expected \(expected)") }
                 }
             case .sendDrawing(let drawing, let id):
                 if connected.contains(id) { frames[id, default: []] += drawing }
@@ -131,6 +132,28 @@ struct RoomHarness {
                 connected.insert(id)
                 bots.append(id)
             }
+        }
+    }
+
+    /// What a history line stands for, and the live message it was kept from.
+    static func historyKey(_ message: ServerMessage) -> String? {
+        switch message {
+        case .chat(let from, let name, let text): "chat|\(from)|\(name)|\(text)"
+        case .guessed(let id, _, _): "guessed|\(id)"
+        case .close(let text): "close|\(text)"
+        case .turnEnd(let word, let reason, _, _, _): "reveal|\(word)|\(reason)"
+        case .notice(.botPassed(let id, let name)): "passed|\(id)|\(name)"
+        default: nil
+        }
+    }
+
+    static func historyKey(_ line: ChatLine) -> String {
+        switch line.kind {
+        case nil: "chat|\(line.from)|\(line.name)|\(line.text)"
+        case .guessed: "guessed|\(line.from)"
+        case .close: "close|\(line.text)"
+        case .reveal: "reveal|\(line.word ?? "")|\(line.reason ?? .time)"
+        case .passed: "passed|\(line.from)|\(line.name)"
         }
     }
 

@@ -115,8 +115,9 @@ struct RoomPartyTests {
 
     // MARK: - Chat history
 
+    /// The chat lines (no game events) of the last `chatHistory` `name` got.
     func history(_ h: RoomHarness, _ name: String) -> [ChatLine]? {
-        h.received(name).reversed().lazy.compactMap { if case .chatHistory(let lines) = $0 { lines } else { nil } }.first
+        h.received(name).reversed().lazy.compactMap { if case .chatHistory(let lines) = $0 { lines.filter { $0.kind == nil } } else { nil } }.first
     }
 
     @Test func aResumingPlayerGetsItsLinesRightAfterRoom() {
@@ -181,8 +182,8 @@ struct RoomPartyTests {
             restoring: try JSONDecoder().decode(RoomSnapshot.self, from: data), frames: [],
             configuration: h.room.configuration, now: h.now
         )
-        #expect(restored.chatHistory(for: PlayerID("cy")).map(\.text) == ["a dog?"])
-        #expect(restored.chatHistory(for: PlayerID("ada")).map(\.text) == ["secret talk", "a dog?"])
+        #expect(restored.chatHistory(for: PlayerID("cy")).filter { $0.kind == nil }.map(\.text) == ["a dog?"])
+        #expect(restored.chatHistory(for: PlayerID("ada")).filter { $0.kind == nil }.map(\.text) == ["secret talk", "a dog?"])
         // After the restart every member resumes: one `turn` each, after `room` and the history.
         let effects = restored.connect(PlayerID("cy"), now: h.now)
         let toCy = effects.compactMap { effect -> String? in
@@ -195,7 +196,7 @@ struct RoomPartyTests {
             default: return nil
             }
         }
-        #expect(toCy == ["room", "chatHistory", "turn", "canvas"])
+        #expect(toCy == ["room", "chatHistory", "gameDrawings", "turn", "canvas"])
     }
 
     // MARK: - Avatars
