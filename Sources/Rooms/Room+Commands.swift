@@ -41,9 +41,13 @@ extension Room {
     mutating func updateSettings(_ patch: SettingsPatch, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard host == id else { return .failure(ProtocolError(.notHost, "only the host can change settings")) }
         guard phase == .lobby else { return .failure(ProtocolError(.wrongPhase, "settings can change only in the lobby")) }
+        let adjusted = settings.adjustments(for: patch)
         settings = settings.applying(patch)
         // Lowering maxPlayers never evicts anyone: it only stops new joins.
-        return .success(roomBroadcast(now: now))
+        var effects = roomBroadcast(now: now)
+        // Said, not silently clamped: the host learns which values were used instead.
+        if !adjusted.isEmpty { effects.append(.send(.notice(.settingsAdjusted(adjusted)), to: .player(id))) }
+        return .success(effects)
     }
 
     mutating func setReady(_ ready: Bool, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
@@ -81,12 +85,13 @@ extension Room {
         return .success(expel(target, now: now))
     }
 
-    /// Removes a player as a kick does: it gets `kicked` and is banned from rejoining for a while.
-    public mutating func expel(_ target: PlayerID, now: Timestamp) -> [RoomEffect] {
+    /// Removes a player as a kick does: it gets `kicked` and is banned from rejoining for a
+    /// while; the room is told why (`left.reason`).
+    public mutating func expel(_ target: PlayerID, reason: LeaveReason = .kicked, now: Timestamp) -> [RoomEffect] {
         guard isMember(target) else { return [] }
         bans = bans.filter { $0.value > now }
         bans[target] = now + configuration.kickBanMs
-        return remove(target, now: now, notice: .kicked(code: code))
+        return remove(target, now: now, notice: .kicked(code: code), reason: reason)
     }
 
     mutating func voteKick(_ target: PlayerID, by id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
@@ -99,7 +104,7 @@ extension Room {
         let needed = voters.count / 2 + 1
         var effects: [RoomEffect] = [.send(.votekick(target: target, votes: count, needed: needed), to: .everyone)]
         if count >= needed {
-            effects += expel(target, now: now)
+            effects += expel(target, reason: .votekicked, now: now)
         }
         return .success(effects)
     }

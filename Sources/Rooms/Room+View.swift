@@ -47,8 +47,10 @@ extension Room {
 
     /// The public list entry.
     public var summary: RoomSummary {
-        RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
-            bots: members.lazy.filter(\.isBot).count)
+        RoomSummary(
+            code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
+            bots: members.lazy.filter(\.isBot).count, language: settings.language, round: game?.round ?? 0, rounds: settings.rounds
+        )
     }
 
     /// `room` to everyone: in `drawing` the drawer gets its own copy with the word, and the

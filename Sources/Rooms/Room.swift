@@ -160,10 +160,10 @@ public struct Room: Sendable {
     }
 
     /// Removes a member: `left` to the room (and to the leaver), host hand-over, turn consequences.
-    mutating func remove(_ id: PlayerID, now: Timestamp, notice: ServerMessage?) -> [RoomEffect] {
+    mutating func remove(_ id: PlayerID, now: Timestamp, notice: ServerMessage?, reason: LeaveReason = .left) -> [RoomEffect] {
         guard let i = index(of: id) else { return [] }
         let wasDrawer = drawer == id
-        var effects: [RoomEffect] = [.send(.left(id), to: .everyone)]
+        var effects: [RoomEffect] = [.send(.left(id, reason: reason), to: .everyone)]
         if let notice { effects.append(.send(notice, to: .player(id))) }
         members.remove(at: i)
         effects.append(.released(id))

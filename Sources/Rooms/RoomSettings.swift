@@ -18,6 +18,25 @@ public struct RoomSettings: Sendable, Hashable, Codable {
     public static let hintsRange = 0...5
     public static var supportedLanguages: Set<String> { WordLanguage.codes }
 
+    /// The fields of `patch` outside their ranges, each with the value `applying` uses
+    /// instead (`notice` `settings_adjusted`); empty when every field was taken as sent.
+    public func adjustments(for patch: SettingsPatch) -> [AdjustedSetting] {
+        var adjusted: [AdjustedSetting] = []
+        func check(_ field: String, _ value: Int?, _ range: ClosedRange<Int>) {
+            guard let value, !range.contains(value) else { return }
+            adjusted.append(AdjustedSetting(field: field, value: .number(value.clamped(to: range))))
+        }
+        check("rounds", patch.rounds, Self.roundsRange)
+        check("drawTimeSec", patch.drawTimeSec, Self.drawTimeRange)
+        check("maxPlayers", patch.maxPlayers, Self.maxPlayersRange)
+        check("wordChoices", patch.wordChoices, Self.wordChoicesRange)
+        check("hints", patch.hints, Self.hintsRange)
+        if let language = patch.language, !Self.supportedLanguages.contains(language) {
+            adjusted.append(AdjustedSetting(field: "language", value: .text(applying(patch).language)))
+        }
+        return adjusted
+    }
+
     /// Applies the fields a client sent, clamped to the allowed ranges; absent fields keep their value.
     public func applying(_ patch: SettingsPatch) -> RoomSettings {
         var next = self

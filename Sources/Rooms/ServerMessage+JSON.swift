@@ -27,8 +27,9 @@ extension ServerMessage {
         case .joined(let player):
             w.key("player")
             player.write(to: &w)
-        case .left(let id):
+        case .left(let id, let reason):
             w.field("playerId", id.rawValue)
+            w.field("reason", reason.rawValue)
         case .ready(let id, let ready):
             w.field("playerId", id.rawValue)
             w.field("ready", ready)
@@ -156,7 +157,10 @@ extension RoomSummary {
         w.field("players", players)
         w.field("maxPlayers", maxPlayers)
         w.field("phase", phase.rawValue)
-        if bots > 0 { w.field("bots", bots) }
+        w.field("bots", bots)
+        w.field("language", language)
+        w.field("round", round)
+        w.field("rounds", rounds)
         w.endObject()
     }
 

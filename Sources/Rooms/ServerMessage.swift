@@ -7,7 +7,8 @@ public enum ServerMessage: Sendable, Hashable {
     case rooms([RoomSummary])
     case room(RoomView)
     case joined(PlayerView)
-    case left(PlayerID)
+    /// `reason` since issue 39 (`left` unless kicked, voted out or banned).
+    case left(PlayerID, reason: LeaveReason = .left)
     case ready(PlayerID, Bool)
     case chat(from: PlayerID, name: String, text: String)
     case choosing(drawer: PlayerID, remainingMs: Int)
@@ -72,6 +73,18 @@ public enum ServerMessage: Sendable, Hashable {
     }
 }
 
+/// Why a member left a room, as sent in `left.reason`.
+public enum LeaveReason: String, Sendable, Hashable {
+    /// It left, or its seat was lost after the grace period.
+    case left
+    /// The host or a moderator kicked it.
+    case kicked
+    /// The room voted it out.
+    case votekicked
+    /// A moderator banned it from the server.
+    case banned
+}
+
 /// Why a turn ended, as sent in `turnEnd.reason`.
 public enum TurnEndReason: String, Sendable, Hashable, Codable {
     case time
@@ -103,9 +116,20 @@ public struct RoomSummary: Sendable, Hashable {
     /// How many of `players` are bots (seats they hold count in `players`, so a full room
     /// reads full); sent as `bots`.
     public var bots = 0
+    /// The word list's language, the round being played (0 outside a game) and the rounds
+    /// a game has (issue 39).
+    public var language = WordLanguage.defaultCode
+    public var round = 0
+    public var rounds = RoomSettings().rounds
 
-    public init(code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0) {
+    public init(
+        code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0,
+        language: String = WordLanguage.defaultCode, round: Int = 0, rounds: Int = RoomSettings().rounds
+    ) {
         self.bots = bots
+        self.language = language
+        self.round = round
+        self.rounds = rounds
         self.code = code
         self.name = name
         self.isPublic = isPublic

@@ -64,7 +64,7 @@ extension DrawServerRuntime {
                 // restart and, on a shared store, the other nodes honour it (docs/PROTOCOL.md
                 // 10.5). A store that fails answers 500 and leaves the report open to retry.
                 self.server.moderation.ban(player, now: self.server.clock.now)
-                _ = self.server.roomOf(player)?.expel(player)
+                _ = self.server.roomOf(player)?.expel(player, reason: .banned)
                 try await self.server.moderation.storeBan(player, wallMs: GameDatabase.wallClockMs)
             default:
                 throw HTTPError(.notFound, message: "actions: dismiss, remove, kick, ban")

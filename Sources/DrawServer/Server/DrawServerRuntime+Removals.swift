@@ -49,7 +49,7 @@ extension DrawServerRuntime {
         guard let changes = try? await store.moderationChanges(sinceMs: sinceMs) else { return }
         let banned = server.moderation.apply(changes, now: server.clock.now, wallMs: GameDatabase.wallClockMs)
         for player in banned {
-            if server.roomOf(player)?.expel(player) == true {
+            if server.roomOf(player)?.expel(player, reason: .banned) == true {
                 logger.info("player banned on another node left its room", metadata: ["player": "\(player)"])
             }
         }

@@ -19,11 +19,14 @@ extension GameServer {
         }
         if let refusal = store.newRoomRefusal { return refusal }
         let settings = RoomSettings().applying(patch)
+        let adjusted = RoomSettings().adjustments(for: patch)
         switch makeRoom(for: player, name: name, isPublic: isPublic, settings: settings) {
         case .failure(let error):
             return error
         case .success(let room):
             if let error = room.join(player, name: record.name, outbox: outbox) { return error }
+            // After the room: the host learns which of its values were out of range.
+            if !adjusted.isEmpty { send(.notice(.settingsAdjusted(adjusted)), to: outbox) }
             return nil
         }
     }

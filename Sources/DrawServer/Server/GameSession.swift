@@ -31,6 +31,10 @@ final class GameSession: WebSocketService {
     private var helloPending = false
     private var deferred: [ClientMessage] = []
     private var ended = false
+    /// When this player was last told its chat is held back (`notice` `slow_down`).
+    private var slowDownNoticeAt: Timestamp?
+    /// At most one `slow_down` notice in this long.
+    static let slowDownNoticeGapMs = 3_000
     /// Messages a client may send after its hello before the welcome comes.
     static let deferredLimit = 16
 
@@ -87,7 +91,10 @@ final class GameSession: WebSocketService {
         // Decided before any token is taken, so a message given again later is not
         // charged twice.
         let wait = limiter.textWaitMs(isChat: isChat, now: server.clock.now)
-        guard wait == 0 else { return later(wait) }
+        guard wait == 0 else {
+            if isChat { noteSlowDown(retryMs: wait) }
+            return later(wait)
+        }
         // Any text message lets go of the room kept for drawing, which may be closed by now.
         drawingRoom = nil
         switch decoded {
@@ -139,6 +146,16 @@ final class GameSession: WebSocketService {
     /// Budgets refill in game time, so a held message is given again in game time.
     func wake(after delay: TimeAmount, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
         server.clock.run(after: .nanoseconds(delay.nanoseconds), on: loop, body)
+    }
+
+    /// Chat held back by its budget is told once as shaping begins, then at most every
+    /// `slowDownNoticeGapMs`, so the player knows why its lines come late.
+    private func noteSlowDown(retryMs: Int) {
+        guard player != nil else { return }
+        let now = server.clock.now
+        if let last = slowDownNoticeAt, now - last < Self.slowDownNoticeGapMs { return }
+        slowDownNoticeAt = now
+        send(.notice(.slowDown(retryMs: retryMs)))
     }
 
     private func later(_ milliseconds: Int) -> WebSocketDisposition {

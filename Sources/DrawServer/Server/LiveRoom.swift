@@ -108,13 +108,13 @@ final class LiveRoom: Sendable {
         state.withLock { $0.room.evidence(for: request, from: player) }
     }
 
-    /// Moderator kick: as a host's kick.
-    func expel(_ player: PlayerID) -> Bool {
+    /// Moderator kick (or ban, `reason` `banned`): as a host's kick.
+    func expel(_ player: PlayerID, reason: LeaveReason = .kicked) -> Bool {
         var expelled = false
         update { s in
             guard s.room.isMember(player) else { return [] }
             expelled = true
-            return s.room.expel(player, now: server.clock.now)
+            return s.room.expel(player, reason: reason, now: server.clock.now)
         }
         return expelled
     }
