@@ -4,7 +4,7 @@ extension Room {
     public var nextDeadline: Timestamp? {
         var candidates: [Timestamp] = []
         switch state {
-        case .lobby: break
+        case .lobby: if let nextGameAt { candidates.append(nextGameAt) }
         case .choosing(let choosing): candidates.append(choosing.deadline)
         case .drawing(let turn):
             candidates.append(turn.deadline)
@@ -41,7 +41,8 @@ extension Room {
         }
         switch state {
         case .lobby:
-            return nil
+            guard let nextGameAt, nextGameAt <= now else { return nil }
+            return nextGameCountdownEnded(now: now)
         case .choosing(let choosing):
             guard choosing.deadline <= now else { return nil }
             // No choice in time: the server picks.

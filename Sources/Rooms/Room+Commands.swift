@@ -51,8 +51,9 @@ extension Room {
     }
 
     mutating func setReady(_ ready: Bool, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
-        guard phase == .lobby, let i = index(of: id) else {
-            return .failure(ProtocolError(.wrongPhase, "ready counts only in the lobby"))
+        // During `gameEnd` too: "Play again" on the podium.
+        guard phase == .lobby || phase == .gameEnd, let i = index(of: id) else {
+            return .failure(ProtocolError(.wrongPhase, "ready counts only in the lobby and after a game"))
         }
         members[i].ready = ready
         var effects: [RoomEffect] = [.send(.ready(id, ready), to: .everyone)]

@@ -40,6 +40,8 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         public var elapsedMs: Int?
         public var pendingHints: [Int]?
         public var guesses: [Guess]?
+        /// In the lobby: what was left of the countdown to the next game.
+        public var nextGameMs: Int? = nil
     }
 
     public struct Guess: Codable, Sendable, Equatable {
@@ -88,6 +90,7 @@ extension RoomSnapshot {
         guard ms > 0 else { return self }
         var copy = self
         if copy.phase.phase != .lobby { copy.phase.remainingMs = max(0, copy.phase.remainingMs - ms) }
+        if let left = copy.phase.nextGameMs { copy.phase.nextGameMs = max(0, left - ms) }
         if let elapsed = copy.phase.elapsedMs { copy.phase.elapsedMs = elapsed + ms }
         copy.bans = copy.bans.mapValues { $0 - ms }.filter { $0.value > 0 }
         return copy
@@ -103,7 +106,9 @@ extension Room {
     public func snapshot(now: Timestamp) -> RoomSnapshot {
         var phase = RoomSnapshot.PhaseState(phase: self.phase, remainingMs: remainingMs(now: now))
         switch state {
-        case .lobby, .gameEnd:
+        case .lobby:
+            phase.nextGameMs = nextGameAt.map { max(0, $0 - now) }
+        case .gameEnd:
             break
         case .turnEnd(_, let word):
             phase.word = word
@@ -193,6 +198,7 @@ extension Room {
         switch s.phase.phase {
         case .lobby:
             state = .lobby
+            nextGameAt = s.phase.nextGameMs.map { now + $0 }
         case .turnEnd:
             state = .turnEnd(deadline: deadline, word: s.phase.word)
         case .gameEnd:

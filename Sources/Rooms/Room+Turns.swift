@@ -9,6 +9,7 @@ extension Room {
         }
         votes.removeAll()
         gameDrawings.removeAll()
+        nextGameAt = nil
         let bag = WordBag.forGame(
             language: settings.language, settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng
         )
@@ -171,7 +172,8 @@ extension Room {
         let number = game?.number ?? gamesPlayed
         game = nil
         ratedTurn = nil
-        resetCanvas()
+        // People say again whether they play on ("Play again" is `ready`), from now on.
+        for i in members.indices { members[i].ready = members[i].isBot }
         state = .gameEnd(deadline: now + configuration.gameEndMs)
         var effects: [RoomEffect] = [
             .send(.gameEnd(ranking: ranking), to: .everyone),
@@ -181,15 +183,31 @@ extension Room {
         return effects
     }
 
+    /// Back to the lobby after `gameEnd`: the canvas is cleared only now (players still see
+    /// the last drawing on the podium, and so does a moderator's thumbnail), ready flags
+    /// set since the game ended stay, and the countdown to the next game starts.
     mutating func returnToLobby(now: Timestamp) -> [RoomEffect] {
         state = .lobby
         gameDrawings.removeAll()
-        for i in members.indices {
-            // Bots are always ready; people ready up again for the next game.
-            members[i].ready = members[i].isBot
-            members[i].guessed = false
-        }
+        resetCanvas()
+        for i in members.indices { members[i].guessed = false }
         applyPendingSpectators()
-        return roomBroadcast(now: now)
+        if configuration.nextGameMs > 0, seatedCount >= 2 { nextGameAt = now + configuration.nextGameMs }
+        return roomBroadcast(now: now) + maybeAutoStart(now: now)
+    }
+
+    /// The countdown ended: with at least two connected seated players ready, one of them
+    /// a person, the game starts and those who did not tap "Play again" watch it as
+    /// spectators (one `spectate` takes the seat back). Otherwise the room stays in its
+    /// lobby, without a countdown: bots alone never play on for a person who walked away.
+    mutating func nextGameCountdownEnded(now: Timestamp) -> [RoomEffect] {
+        nextGameAt = nil
+        let ready = members.filter { !$0.spectator && $0.ready && $0.connected }
+        guard ready.count >= 2, ready.contains(where: { !$0.isBot }) else { return roomBroadcast(now: now) }
+        for i in members.indices where !members[i].spectator && !members[i].ready {
+            members[i].spectator = true
+            members[i].pendingSpectator = nil
+        }
+        return startGame(now: now)
     }
 }

@@ -31,7 +31,8 @@ extension Room {
             canvasWidth: configuration.canvas.width, canvasHeight: configuration.canvas.height,
             ratings: rated?.counts, showsMyRating: viewer != nil,
             myRating: viewer.flatMap { rated?.ratings[$0] },
-            showsCustomWords: viewer != nil && viewer == host, solvedWord: solvedWord
+            showsCustomWords: viewer != nil && viewer == host, solvedWord: solvedWord,
+            nextGameMs: phase == .lobby ? nextGameAt.map { max(0, $0 - now) } : nil
         )
     }
 

@@ -43,6 +43,8 @@ public struct Room: Sendable {
     var chatSequence = 0
     /// The words bots can draw (injected by the shell; empty: bot drawers get ordinary choices).
     public var botVocabulary = BotVocabulary()
+    /// When the lobby's countdown to the next game ends (after a game; nil when none runs).
+    var nextGameAt: Timestamp?
     /// The current (or just ended) game's finished turns that left a drawing, oldest first.
     var gameDrawings: [GameDrawing] = []
     /// Counts canvas resets, so stored stroke rows of an earlier turn are told apart.

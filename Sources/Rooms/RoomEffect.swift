@@ -72,6 +72,8 @@ public struct RoomConfiguration: Sendable, Hashable {
     public var drawMs: Int?
     public var turnEndMs = 5_000
     public var gameEndMs = 10_000
+    /// After a game, the countdown in the lobby to the next one (`room.nextGameMs`); 0 runs none.
+    public var nextGameMs = 20_000
     public var graceMs = 60_000
     /// A drawer disconnected this long loses its turn (`drawerLeft`).
     public var drawerAbsenceMs = 10_000

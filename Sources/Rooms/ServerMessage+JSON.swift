@@ -227,6 +227,7 @@ extension RoomView {
         if let word { w.field("word", word) }
         if let solvedWord { w.field("solvedWord", solvedWord) }
         w.field("remainingMs", remainingMs)
+        if let nextGameMs { w.field("nextGameMs", nextGameMs) }
         w.key("players")
         w.beginArray()
         for player in players { player.write(to: &w) }

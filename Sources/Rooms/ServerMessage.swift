@@ -181,6 +181,8 @@ public struct RoomView: Sendable, Hashable {
     public var showsCustomWords = false
     /// During `drawing` and `turnEnd`, in the copy of a player who guessed the word: the word.
     public var solvedWord: String? = nil
+    /// In the lobby after a game: milliseconds left of the countdown to the next one.
+    public var nextGameMs: Int? = nil
 }
 
 /// The phases of protocol section 4.

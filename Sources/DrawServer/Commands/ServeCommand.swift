@@ -38,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     var turnEndTime: Duration?
     @Option(name: [.customLong("game-end-time"), .customLong("game-end-seconds")], help: "How long the game-end podium lasts (env DRAWSERVER_GAME_END_SECONDS).", transform: DurationFlag.seconds)
     var gameEndTime: Duration?
+    @Option(name: [.customLong("next-game-time"), .customLong("next-game-seconds")], help: "After a game, the lobby's countdown to the next one; 0 for none (env DRAWSERVER_NEXT_GAME_SECONDS).", transform: DurationFlag.seconds)
+    var nextGameTime: Duration?
     @Option(name: [.customLong("grace"), .customLong("grace-seconds")], help: "How long a disconnected player keeps its seat, e.g. 60s (env DRAWSERVER_GRACE_SECONDS).", transform: DurationFlag.seconds)
     var grace: Duration?
     @Option(help: "Bytes one connection may have queued before it is closed with 4008 (env DRAWSERVER_OUTBOUND_QUEUE_BYTES).")
@@ -133,6 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.room.turnEndMs = try DurationFlag.check(turnEndTime ?? env.duration("DRAWSERVER_TURN_END_SECONDS", .seconds), "turn-end-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.turnEndMs
         configuration.room.gameEndMs = try DurationFlag.check(gameEndTime ?? env.duration("DRAWSERVER_GAME_END_SECONDS", .seconds), "game-end-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.gameEndMs
+        configuration.room.nextGameMs = try DurationFlag.check(nextGameTime ?? env.duration("DRAWSERVER_NEXT_GAME_SECONDS", .seconds), "next-game-time", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.nextGameMs
         configuration.room.graceMs = try DurationFlag.check(grace ?? env.duration("DRAWSERVER_GRACE_SECONDS", .seconds), "grace", .zero...hour).map(DurationText.milliseconds) ?? configuration.room.graceMs
         if let bytes = try outboundQueueBytes ?? env.int("DRAWSERVER_OUTBOUND_QUEUE_BYTES") {
             guard bytes >= 64 * 1024 else { throw ValidationError("--outbound-queue-bytes must be at least 65536") }
