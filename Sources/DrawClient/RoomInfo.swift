@@ -14,6 +14,10 @@ public struct RoomInfo: Sendable, Hashable {
     /// Sent to the drawer only.
     public var word: String?
     public var remainingMs: Int
+    /// During `drawing` and `turnEnd`, to a player who guessed it: the word.
+    public var solvedWord: String?
+    /// In the lobby after a game: time left of the countdown to the next one.
+    public var nextGameMs: Int?
     public var players: [PlayerInfo]
     public var canvasWidth: Int
     public var canvasHeight: Int
@@ -34,6 +38,8 @@ public struct RoomInfo: Sendable, Hashable {
         mask = fields["mask"]?.stringValue
         word = fields["word"]?.stringValue
         remainingMs = fields["remainingMs"]?.intValue ?? 0
+        solvedWord = fields["solvedWord"]?.stringValue
+        nextGameMs = fields["nextGameMs"]?.intValue
         players = fields["players"]?.arrayValue?.compactMap { PlayerInfo($0) } ?? []
         canvasWidth = fields["canvas"]?["w"]?.intValue ?? 800
         canvasHeight = fields["canvas"]?["h"]?.intValue ?? 600

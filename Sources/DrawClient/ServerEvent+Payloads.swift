@@ -32,11 +32,41 @@ public struct RankingEntry: Sendable, Hashable {
     public var avatar: PlayerAvatar?
 }
 
-/// A `chat` line (live or in `chatHistory`).
+/// A `chat` line (live or in `chatHistory`), or in `chatHistory` a game event.
 public struct ChatEntry: Sendable, Hashable {
+    /// The author; for `guessed` and `passed` the player the event is about.
     public var from: String
     public var name: String
+    /// The line; for `close` the guess.
     public var text: String
+    /// Nil for a chat line; `guessed`, `close`, `reveal` or `passed` for a game event.
+    public var kind: String? = nil
+    /// A `reveal`'s word and its turn's end reason.
+    public var word: String? = nil
+    public var reason: String? = nil
+}
+
+/// A drawing of `gameDrawings`: a finished turn of the current game.
+public struct GameDrawingInfo: Sendable, Hashable {
+    public var links: DrawingLinks
+    public var word: String
+    /// The drawer's player id and name.
+    public var drawer: String
+    public var name: String
+    public var round: Int
+}
+
+/// A `notice`: `code` and the fields that code carries.
+public struct NoticeInfo: Sendable, Hashable {
+    /// `bot_passed`, `slow_down`, `settings_adjusted`, or a newer one.
+    public var code: String
+    /// `bot_passed`: the bot.
+    public var playerID: String?
+    public var name: String?
+    /// `slow_down`: when the held message goes.
+    public var retryMs: Int?
+    /// `settings_adjusted`: each field and the value used.
+    public var fields: [String: WireJSON]
 }
 
 /// `turnEnd.drawing`: where the finished drawing can be fetched.

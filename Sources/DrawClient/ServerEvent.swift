@@ -8,7 +8,8 @@ public enum ServerEvent: Sendable, Hashable {
     case rooms([LobbyRoom])
     case room(RoomInfo)
     case joined(PlayerInfo)
-    case left(playerID: String)
+    /// `reason`: `left`, `kicked`, `votekicked` or `banned` (`left` from older servers).
+    case left(playerID: String, reason: String = "left")
     case ready(playerID: String, ready: Bool)
     case chat(ChatEntry)
     case choosing(drawer: String, remainingMs: Int)
@@ -19,7 +20,8 @@ public enum ServerEvent: Sendable, Hashable {
     case hint(mask: String)
     /// To the guesser only: its guess was one edit away.
     case close(text: String)
-    case guessed(playerID: String, points: Int)
+    /// `word` only in the guesser's own copy.
+    case guessed(playerID: String, points: Int, word: String? = nil)
     case turnEnd(TurnEndInfo)
     case gameEnd(ranking: [RankingEntry])
     case invited(fromID: String, fromName: String, code: String)
@@ -29,7 +31,12 @@ public enum ServerEvent: Sendable, Hashable {
     case canvas(width: Int, height: Int)
     case votekick(target: String, votes: Int, needed: Int)
     case ratings(likes: Int, dislikes: Int)
+    /// Chat lines and, with a `kind`, the game's events, oldest first.
     case chatHistory([ChatEntry])
+    /// On resume during a game: its drawings so far, oldest first.
+    case gameDrawings([GameDrawingInfo])
+    /// A short system line to show (`bot_passed`, `slow_down`, `settings_adjusted`).
+    case notice(NoticeInfo)
     /// The room runs on another node: reconnect at `path` and `join` again (CLUSTER.md).
     case redirect(room: String, node: String, path: String)
     case unknown(type: String, raw: WireJSON)
@@ -60,6 +67,8 @@ public enum ServerEvent: Sendable, Hashable {
         case .votekick: "votekick"
         case .ratings: "ratings"
         case .chatHistory: "chatHistory"
+        case .gameDrawings: "gameDrawings"
+        case .notice: "notice"
         case .redirect: "redirect"
         case .unknown(let type, _): type
         }
@@ -99,7 +108,7 @@ public enum ServerEvent: Sendable, Hashable {
         case "joined":
             return PlayerInfo(m["player"]).map(ServerEvent.joined)
         case "left":
-            return m["playerId"]?.stringValue.map { .left(playerID: $0) }
+            return m["playerId"]?.stringValue.map { .left(playerID: $0, reason: m["reason"]?.stringValue ?? "left") }
         case "ready":
             guard let id = m["playerId"]?.stringValue else { return nil }
             return .ready(playerID: id, ready: m["ready"]?.boolValue ?? true)
@@ -123,7 +132,7 @@ public enum ServerEvent: Sendable, Hashable {
             return m["text"]?.stringValue.map { .close(text: $0) }
         case "guessed":
             guard let id = m["playerId"]?.stringValue else { return nil }
-            return .guessed(playerID: id, points: m["points"]?.intValue ?? 0)
+            return .guessed(playerID: id, points: m["points"]?.intValue ?? 0, word: m["word"]?.stringValue)
         case "turnEnd":
             guard let word = m["word"]?.stringValue else { return nil }
             var scores: [String: Int] = [:]
@@ -163,7 +172,23 @@ public enum ServerEvent: Sendable, Hashable {
             return .ratings(likes: m["likes"]?.intValue ?? 0, dislikes: m["dislikes"]?.intValue ?? 0)
         case "chatHistory":
             guard let lines = m["lines"]?.arrayValue else { return nil }
-            return .chatHistory(lines.compactMap(chatEntry))
+            return .chatHistory(lines.compactMap(historyEntry))
+        case "gameDrawings":
+            guard let list = m["drawings"]?.arrayValue else { return nil }
+            return .gameDrawings(list.compactMap { d in
+                guard let id = d["id"]?.stringValue else { return nil }
+                return GameDrawingInfo(
+                    links: DrawingLinks(id: id, png: d["png"]?.stringValue ?? "", timelapse: d["timelapse"]?.stringValue ?? ""),
+                    word: d["word"]?.stringValue ?? "", drawer: d["drawer"]?.stringValue ?? "",
+                    name: d["name"]?.stringValue ?? "", round: d["round"]?.intValue ?? 0
+                )
+            })
+        case "notice":
+            guard let code = m["code"]?.stringValue else { return nil }
+            return .notice(NoticeInfo(
+                code: code, playerID: m["playerId"]?.stringValue, name: m["name"]?.stringValue,
+                retryMs: m["retryMs"]?.intValue, fields: m["fields"]?.objectValue ?? [:]
+            ))
         case "redirect":
             guard let room = m["room"]?.stringValue, let path = m["path"]?.stringValue else { return nil }
             return .redirect(room: room, node: m["node"]?.stringValue ?? "", path: path)
@@ -175,5 +200,14 @@ public enum ServerEvent: Sendable, Hashable {
     private static func chatEntry(_ m: WireJSON) -> ChatEntry? {
         guard let from = m["from"]?.stringValue, let text = m["text"]?.stringValue else { return nil }
         return ChatEntry(from: from, name: m["name"]?.stringValue ?? "", text: text)
+    }
+
+    /// A `chatHistory` line: a chat line, or a game event with its `kind`.
+    private static func historyEntry(_ m: WireJSON) -> ChatEntry? {
+        guard let kind = m["kind"]?.stringValue else { return chatEntry(m) }
+        return ChatEntry(
+            from: m["playerId"]?.stringValue ?? "", name: m["name"]?.stringValue ?? "", text: m["text"]?.stringValue ?? "",
+            kind: kind, word: m["word"]?.stringValue, reason: m["reason"]?.stringValue
+        )
     }
 }

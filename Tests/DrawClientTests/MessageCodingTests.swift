@@ -63,3 +63,46 @@ import Testing
         #expect(throws: FrameError.self) { try decoder.decode([0x03]) }
     }
 }
+
+/// Issue 39's additions decode (docs/PROTOCOL.md section 11).
+@Suite struct Issue39DecodingTests {
+    @Test func noticesGuessedWordLeftReasonAndGameDrawingsDecode() {
+        #expect(ServerEvent(text: #"{"t":"guessed","playerId":"p","points":90,"word":"Sonne"}"#) == .guessed(playerID: "p", points: 90, word: "Sonne"))
+        #expect(ServerEvent(text: #"{"t":"guessed","playerId":"p","points":90}"#) == .guessed(playerID: "p", points: 90, word: nil))
+        #expect(ServerEvent(text: #"{"t":"left","playerId":"p","reason":"votekicked"}"#) == .left(playerID: "p", reason: "votekicked"))
+        #expect(ServerEvent(text: #"{"t":"left","playerId":"p"}"#) == .left(playerID: "p", reason: "left"))
+        #expect(ServerEvent(text: #"{"t":"notice","code":"bot_passed","playerId":"b","name":"Pixel"}"#)
+            == .notice(NoticeInfo(code: "bot_passed", playerID: "b", name: "Pixel", retryMs: nil, fields: [:])))
+        #expect(ServerEvent(text: #"{"t":"notice","code":"slow_down","retryMs":600}"#)
+            == .notice(NoticeInfo(code: "slow_down", playerID: nil, name: nil, retryMs: 600, fields: [:])))
+        guard case .notice(let adjusted)? = ServerEvent(text: #"{"t":"notice","code":"settings_adjusted","fields":{"rounds":10}}"#) else {
+            Issue.record("settings_adjusted did not decode")
+            return
+        }
+        #expect(adjusted.fields["rounds"]?.intValue == 10)
+        #expect(ServerEvent(text: #"{"t":"gameDrawings","drawings":[{"id":"X","png":"/d/X.png","timelapse":"/d/X.apng","word":"sun","drawer":"p","name":"Ada","round":2}]}"#)
+            == .gameDrawings([GameDrawingInfo(links: DrawingLinks(id: "X", png: "/d/X.png", timelapse: "/d/X.apng"), word: "sun", drawer: "p", name: "Ada", round: 2)]))
+    }
+
+    @Test func historyKindsRoomAndRoomListAdditionsDecode() {
+        guard case .chatHistory(let lines)? = ServerEvent(text: #"""
+            {"t":"chatHistory","lines":[{"from":"p","name":"Ada","text":"hi"},{"kind":"guessed","playerId":"q","name":"Bob"},
+             {"kind":"close","text":"sonn"},{"kind":"reveal","word":"Sonne","reason":"time"},{"kind":"passed","playerId":"b","name":"Pixel"}]}
+            """#) else {
+            Issue.record("chatHistory did not decode")
+            return
+        }
+        #expect(lines.map(\.kind) == [nil, "guessed", "close", "reveal", "passed"])
+        #expect(lines[1].from == "q" && lines[2].text == "sonn" && lines[3].word == "Sonne" && lines[3].reason == "time")
+        guard case .room(let room)? = ServerEvent(text: #"{"t":"room","code":"ABCDEF","phase":"lobby","nextGameMs":15000,"solvedWord":"Sonne"}"#) else {
+            Issue.record("room did not decode")
+            return
+        }
+        #expect(room.nextGameMs == 15_000 && room.solvedWord == "Sonne")
+        guard case .rooms(let list)? = ServerEvent(text: #"{"t":"rooms","rooms":[{"code":"ABCDEF","players":3,"bots":1,"language":"de","round":2,"rounds":4}]}"#) else {
+            Issue.record("rooms did not decode")
+            return
+        }
+        #expect(list.first?.bots == 1 && list.first?.language == "de" && list.first?.round == 2 && list.first?.rounds == 4)
+    }
+}

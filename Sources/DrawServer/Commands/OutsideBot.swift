@@ -94,7 +94,7 @@ struct OutsideBot: Sendable {
                 case .turn(let drawer, _, _, _, _):
                     outcome.turns += 1
                     if drawer == brain.playerID?.rawValue { outcome.turnsDrawn += 1 }
-                case .guessed(let player, _) where player == brain.playerID?.rawValue:
+                case .guessed(let player, _, _) where player == brain.playerID?.rawValue:
                     outcome.guessedRight += 1
                 case .gameEnd:
                     outcome.gamesEnded += 1
