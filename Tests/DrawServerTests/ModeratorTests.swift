@@ -70,6 +70,30 @@ struct ModeratorTests {
         return (ada, bob, code)
     }
 
+    /// Issue 39, item 9: during the podium the moderator's thumbnail shows the last drawing,
+    /// as the players' screens do.
+    @Test func theCanvasDuringTheGameEndIsTheLastDrawing() async throws {
+        try await withServer({ $0.moderatorToken = Self.token; $0.room.gameEndMs = 60_000 }) { port async throws in
+            let (ada, bob, code) = try await Self.startedGame(port: port)
+            try await ada.next("choose")
+            ada.send(#"{"t":"choose","index":0}"#)
+            try await ada.next("turn")
+            ada.send(#"{"t":"skip"}"#)
+            try await bob.next("choose")
+            bob.send(#"{"t":"choose","index":0}"#)
+            try await bob.next("turn")
+            let frame = strokeBytes(from: Point(x: 30, y: 40), to: Point(x: 600, y: 500), width: 25)
+            bob.send(binary: frame)
+            _ = try await ada.nextBinary()
+            bob.send(#"{"t":"skip"}"#)
+            try await ada.next("gameEnd")
+            var drawing = Drawing(size: .standard)
+            _ = try drawing.apply(frame: frame)
+            let png = try await HTTP.get(port: port, path: "/api/rooms/\(code)/canvas.png", token: Self.token)
+            #expect(png.body == PNGEncoder.encode(Renderer.render(drawing)))
+        }
+    }
+
     @Test func snapshotsShowTheRoomsCanvas() async throws {
         try await withServer({ $0.moderatorToken = Self.token }) { port async throws in
             let (ada, bob, code) = try await Self.startedGame(port: port)
