@@ -63,7 +63,7 @@ extension PersistenceTests.PostgresServeTests {
         try await cleo.hello("Cleo")
         ada.send(#"{"t":"create","public":false}"#)
         let hidden = try #require(try await ada.next("room")["code"]?.stringValue)
-        cleo.send(#"{"t":"create","public":true}"#)
+        cleo.send(#"{"t":"create","public":true,"settings":{"language":"de","rounds":4}}"#)
         let shown = try #require(try await cleo.next("room")["code"]?.stringValue)
 
         func listed(_ port: Int, token: String?) async throws -> [String: String] {
@@ -84,6 +84,10 @@ extension PersistenceTests.PostgresServeTests {
             #expect(nodes == [hidden: "one", shown: "two"], "asked of port \(port)")
         }
         #expect(try await listed(one.port, token: nil).keys.sorted() == [shown], "the public list: no private room, from either node")
+        // Another node's room is listed with its language and rounds (issue 39), read from its snapshot.
+        let remote = JSONValue.parse(try await HTTP.get(port: one.port, path: "/api/rooms", token: nil).body)?.arrayValue?.first?.objectValue
+        #expect(remote?["language"]?.stringValue == "de" && remote?["rounds"]?.intValue == 4)
+        #expect(remote?["round"]?.intValue == 0 && remote?["bots"]?.intValue == 0)
         one.signal(SIGTERM)
         two.signal(SIGTERM)
         #expect(await one.waitForExit(seconds: 15) == 0)
