@@ -57,9 +57,11 @@ public struct BotBrain: Sendable {
         var recognised: String?
     }
 
-    public init(level: BotLevel, seed: UInt64, library: BotLibrary, playerID: PlayerID? = nil) {
+    /// - Parameter style: how it plays; the level's (`BotStyle.forLevel`) unless a balance
+    ///   measurement tries another.
+    public init(level: BotLevel, seed: UInt64, library: BotLibrary, playerID: PlayerID? = nil, style: BotStyle? = nil) {
         self.level = level
-        self.style = .forLevel(level)
+        self.style = style ?? .forLevel(level)
         self.library = library
         self.rng = SeededRandom(seed: seed)
         self.playerID = playerID

@@ -20,16 +20,19 @@ public struct BotStyle: Sendable, Equatable {
     /// Chance of a chat line at a moment that invites one (a greeting, a game's end).
     public var chattiness: Double
 
+    /// Tuned against a simulated attentive person (`Tests/BotsTests/BotBalanceTests`, figures
+    /// in docs/GAME.md "Bot balance"): easy loses to it clearly, hard is an even match. Most of
+    /// a bot's edge is how early it names a drawing it knows (`firstGuess`, `recognition`).
     public static func forLevel(_ level: BotLevel) -> BotStyle {
         switch level {
         case .easy:
-            BotStyle(firstGuess: 0.35...0.55, guessInterval: 7_000...11_000, mistakeRate: 0.35, recognition: 0.25,
+            BotStyle(firstGuess: 0.5...0.75, guessInterval: 7_000...11_000, mistakeRate: 0.35, recognition: 0.2,
                      maxCandidatesToTry: 6, drawShare: 0.75...0.9, chooseDelay: 2_000...4_500, chattiness: 0.5)
         case .normal:
-            BotStyle(firstGuess: 0.2...0.4, guessInterval: 4_500...7_500, mistakeRate: 0.15, recognition: 0.5,
+            BotStyle(firstGuess: 0.35...0.55, guessInterval: 4_500...7_500, mistakeRate: 0.2, recognition: 0.5,
                      maxCandidatesToTry: 12, drawShare: 0.6...0.75, chooseDelay: 1_200...3_000, chattiness: 0.4)
         case .hard:
-            BotStyle(firstGuess: 0.1...0.2, guessInterval: 2_500...4_000, mistakeRate: 0.05, recognition: 0.85,
+            BotStyle(firstGuess: 0.3...0.5, guessInterval: 3_000...5_000, mistakeRate: 0.1, recognition: 0.7,
                      maxCandidatesToTry: 30, drawShare: 0.45...0.6, chooseDelay: 700...1_500, chattiness: 0.3)
         }
     }

@@ -16,6 +16,10 @@ struct BotTable {
     var seed: UInt64
     /// Actions waiting to be carried out, in order (as the runner defers them).
     var pending: [(PlayerID, BotAction)] = []
+    /// Styles to play instead of the levels' own (balance measurements).
+    var styles: [BotLevel: BotStyle] = [:]
+    /// Every message the host was sent, in order (a simulated person reads them).
+    var heardByHost: [ServerMessage] = []
 
     init(seed: UInt64, settings: RoomSettings = RoomSettings(), configuration: RoomConfiguration = RoomConfiguration(), library: BotLibrary = .samples) {
         self.seed = seed
@@ -42,6 +46,7 @@ struct BotTable {
             case .send(let message, let audience):
                 let json = message.jsonString
                 transcript.append("\(now.milliseconds) \(audience) \(json)")
+                if recipients(audience).contains(host) { heardByHost.append(message) }
                 for id in recipients(audience) where brains[id] != nil {
                     let actions = brains[id]!.receive(text: json, now: now)
                     pending += actions.map { (id, $0) }
@@ -52,7 +57,7 @@ struct BotTable {
                 }
             case .botSeated(let id, let level):
                 var mixer = SeededRandom(seed: seed ^ UInt64(truncatingIfNeeded: id.rawValue.hashValueStable))
-                brains[id] = BotBrain(level: level, seed: mixer.next(), library: library, playerID: id)
+                brains[id] = BotBrain(level: level, seed: mixer.next(), library: library, playerID: id, style: styles[level])
             case .released(let id):
                 brains[id] = nil
                 wakes[id] = nil
