@@ -119,6 +119,33 @@ import Testing
         #expect(firstDifference == nil, "\(String(describing: firstDifference))")
     }
 
+    /// Issue 39's reproduction through the server and its bot library: custom words only,
+    /// two bots; once the host drew "Schneemann" (the only one of the three the bots have a
+    /// drawing for), both bots pass and it is never offered again while two are unused.
+    @Test func botsWithNothingFreshToDrawPassAndTheHostIsToldEachTime() async throws {
+        try await withServer { port in
+            let ada = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await seat(ada, [], settings: #"{"rounds":2,"language":"de","customWords":["Schneemann","Kaffeetasse","Regenschirm"],"customOnly":true}"#)
+            for _ in 0..<2 {
+                ada.send(#"{"t":"addBot","level":"normal"}"#)
+                try await ada.next("joined")
+            }
+            ada.send(#"{"t":"ready","ready":true}"#)
+            let offered = try await ada.next("choose")["words"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let index = try #require(offered.firstIndex(of: "Schneemann"))
+            ada.send(#"{"t":"choose","index":\#(index)}"#)
+            try await ada.next("turn")
+            ada.send(#"{"t":"skip"}"#)
+            let first = try await ada.next("notice")
+            let second = try await ada.next("notice")
+            #expect([first, second].map { $0["code"]?.stringValue } == ["bot_passed", "bot_passed"])
+            #expect(Set([first, second].compactMap { $0["playerId"]?.stringValue }).count == 2)
+            let next = try await ada.next("choose")["words"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(Set(next) == ["Kaffeetasse", "Regenschirm"])
+        }
+    }
+
     @Test func onlyTheHostAddsBotsAndOneSeatStaysForAPerson() async throws {
         try await withServer { port in
             let ada = TestClient.connect(port: port), bob = TestClient.connect(port: port)
