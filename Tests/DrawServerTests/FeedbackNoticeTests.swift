@@ -62,3 +62,27 @@ struct FeedbackNoticeTests {
         }
     }
 }
+
+/// `serve --next-game-time` sets the lobby's countdown after a game (issue 39, item 9).
+@Suite("Next game countdown flag (real child process)", .serialized, .timeLimit(.minutes(2)))
+struct NextGameFlagTests {
+    @Test func theCountdownAfterAGameFollowsTheFlag() async throws {
+        let flags = [
+            "--db", temporaryDatabasePath(), "--web-root", "web-static", "--next-game-time", "7s",
+            "--choose-time", "1s", "--draw-time", "1s", "--turn-end-time", "0s", "--game-end-time", "0s",
+        ]
+        let server = try await ServerProcess(flags)
+        let ada = TestClient.connect(port: server.port)
+        try await ada.hello("Ada")
+        try await seat(ada, [])
+        ada.send(#"{"t":"addBot","level":"easy"}"#)
+        try await ada.next("joined")
+        ada.send(#"{"t":"ready","ready":true}"#)
+        try await ada.next("gameEnd", within: 30)
+        let lobby = try await ada.next("room") { $0["phase"]?.stringValue == "lobby" }
+        let left = try #require(lobby["nextGameMs"]?.intValue)
+        #expect((1...7_000).contains(left), "\(left)")
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 15) == 0)
+    }
+}
