@@ -3,22 +3,6 @@ import Canvas
 import Foundation
 import Rooms
 
-/// A simulated attentive person (issue 39, item 12): the yardstick bot levels are tuned
-/// against. As a guesser it recognises a bot's drawing after a share of the draw time
-/// (it reads the word from the room, as a person reads the drawing) and now and then does
-/// not get it at all; as a drawer it draws strokes no bot knows (a person's own drawing),
-/// so bots can guess its word only from the mask, the hints and others' guesses.
-struct PersonModel: Sendable {
-    /// When it types the word, as a share of the draw time since the turn began.
-    var recognises: ClosedRange<Double> = 0.25...0.55
-    /// Chance of not getting a drawing at all.
-    var missRate = 0.15
-    /// Share of the draw time its own drawing takes.
-    var drawShare = 0.6
-
-    static let attentive = PersonModel()
-}
-
 /// One person (`model`) and bots of one level in a room on virtual time, as `BotTable`
 /// plays bots: a whole game, then the scores.
 struct BalanceMatch {
@@ -127,39 +111,5 @@ struct BalanceMatch {
             let bytes = FrameCodec.encode([.begin(tool: .pen, color: .black, width: 5, at: start), .points([end]), .end], cursor: &cursor)
             return (now + 800 + span * i / strokes, .draw(bytes))
         }
-    }
-}
-
-/// Many seeded games of the person against bots of one level: how often it wins and the
-/// mean scores, for `BotBalanceTests` and docs/GAME.md.
-struct BalanceFigures: CustomStringConvertible {
-    var level: BotLevel
-    var games = 0
-    var personWins = 0
-    var personTotal = 0
-    var botTotal = 0
-    var botSeats = 0
-
-    init(level: BotLevel, bots: Int, seeds: Range<UInt64>, model: PersonModel = .attentive, style: BotStyle? = nil) {
-        self.level = level
-        for seed in seeds {
-            var match = BalanceMatch(level: level, bots: bots, seed: seed, model: model, style: style)
-            let outcome = match.play()
-            games += 1
-            if outcome.personWon { personWins += 1 }
-            personTotal += outcome.person
-            botTotal += outcome.bots.reduce(0, +)
-            botSeats += outcome.bots.count
-        }
-    }
-
-    var personWinShare: Double { Double(personWins) / Double(max(games, 1)) }
-    var meanPerson: Double { Double(personTotal) / Double(max(games, 1)) }
-    var meanBot: Double { Double(botTotal) / Double(max(botSeats, 1)) }
-    /// The mean bot's score over the person's.
-    var botToPerson: Double { meanBot / max(meanPerson, 1) }
-
-    var description: String {
-        "\(level): person wins \(personWins)/\(games), mean person \(Int(meanPerson.rounded())), mean bot \(Int(meanBot.rounded())), bot/person \(String(format: "%.2f", botToPerson))"
     }
 }
