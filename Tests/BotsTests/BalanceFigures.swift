@@ -12,17 +12,27 @@ struct BalanceFigures: CustomStringConvertible {
     var botTotal = 0
     var botSeats = 0
 
-    init(level: BotLevel, bots: Int, seeds: Range<UInt64>, model: PersonModel = .attentive, style: BotStyle? = nil) {
-        self.level = level
+    /// Plays the games one after another, yielding between them: the suite's other tests
+    /// (many waiting on sockets) share the few threads Swift Testing runs on, and a long
+    /// stretch of game simulation must not starve them.
+    static func measure(level: BotLevel, bots: Int, seeds: Range<UInt64>, model: PersonModel = .attentive, style: BotStyle? = nil) async -> BalanceFigures {
+        var figures = BalanceFigures(level: level)
         for seed in seeds {
             var match = BalanceMatch(level: level, bots: bots, seed: seed, model: model, style: style)
-            let outcome = match.play()
-            games += 1
-            if outcome.personWon { personWins += 1 }
-            personTotal += outcome.person
-            botTotal += outcome.bots.reduce(0, +)
-            botSeats += outcome.bots.count
+            figures.add(match.play())
+            await Task.yield()
         }
+        return figures
+    }
+
+    init(level: BotLevel) { self.level = level }
+
+    mutating func add(_ outcome: BalanceMatch.Outcome) {
+        games += 1
+        if outcome.personWon { personWins += 1 }
+        personTotal += outcome.person
+        botTotal += outcome.bots.reduce(0, +)
+        botSeats += outcome.bots.count
     }
 
     var personWinShare: Double { Double(personWins) / Double(max(games, 1)) }

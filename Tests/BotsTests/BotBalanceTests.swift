@@ -8,10 +8,10 @@ import Testing
 @Suite struct BotBalanceTests {
     static let seeds: Range<UInt64> = 1..<25
 
-    @Test func anAttentivePersonBeatsEasyBotsAndHardBotsAreAFairFight() {
-        let easy = BalanceFigures(level: .easy, bots: 2, seeds: Self.seeds)
-        let normal = BalanceFigures(level: .normal, bots: 2, seeds: Self.seeds)
-        let hard = BalanceFigures(level: .hard, bots: 2, seeds: Self.seeds)
+    @Test func anAttentivePersonBeatsEasyBotsAndHardBotsAreAFairFight() async {
+        let easy = await BalanceFigures.measure(level: .easy, bots: 2, seeds: Self.seeds)
+        let normal = await BalanceFigures.measure(level: .normal, bots: 2, seeds: Self.seeds)
+        let hard = await BalanceFigures.measure(level: .hard, bots: 2, seeds: Self.seeds)
         print("bot balance, 1 attentive person and 2 bots, \(Self.seeds.count) games each:\n\(easy)\n\(normal)\n\(hard)")
         // Easy: the person wins most games and scores well above an easy bot.
         #expect(easy.personWinShare >= 0.75, "\(easy)")
