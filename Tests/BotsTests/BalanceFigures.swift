@@ -12,17 +12,16 @@ struct BalanceFigures: CustomStringConvertible {
     var botTotal = 0
     var botSeats = 0
 
-    /// Plays the games one after another, yielding between them: the suite's other tests
-    /// (many waiting on sockets) share the few threads Swift Testing runs on, and a long
-    /// stretch of game simulation must not starve them.
+    /// Plays the games one after another on a thread of its own (`offPool`).
     static func measure(level: BotLevel, bots: Int, seeds: Range<UInt64>, model: PersonModel = .attentive, style: BotStyle? = nil) async -> BalanceFigures {
-        var figures = BalanceFigures(level: level)
-        for seed in seeds {
-            var match = BalanceMatch(level: level, bots: bots, seed: seed, model: model, style: style)
-            figures.add(match.play())
-            await Task.yield()
+        await offPool {
+            var figures = BalanceFigures(level: level)
+            for seed in seeds {
+                var match = BalanceMatch(level: level, bots: bots, seed: seed, model: model, style: style)
+                figures.add(match.play())
+            }
+            return figures
         }
-        return figures
     }
 
     init(level: BotLevel) { self.level = level }
