@@ -73,7 +73,7 @@ struct ModeratorTests {
     /// Issue 39, item 9: during the podium the moderator's thumbnail shows the last drawing,
     /// as the players' screens do.
     @Test func theCanvasDuringTheGameEndIsTheLastDrawing() async throws {
-        try await withServer({ $0.moderatorToken = Self.token; $0.room.gameEndMs = 60_000 }) { port async throws in
+        try await withServer({ $0.moderatorToken = Self.token; $0.room.gameEndMs = 5_000 }) { port async throws in
             let (ada, bob, code) = try await Self.startedGame(port: port)
             try await ada.next("choose")
             ada.send(#"{"t":"choose","index":0}"#)
