@@ -55,6 +55,11 @@ public struct ServerConfiguration: Sendable {
         /// Bytes that may wait in one connection's outbound queue before it is closed with 4008.
         public var outboundQueueBytes = 1 << 20
         public var helloTimeout: Duration = .seconds(10)
+        /// HTTP request heads: their size and how long one may take (`--max-request-head`,
+        /// `--header-timeout`).
+        var requestHead = RequestHeadGuard.Configuration()
+        /// How long a kept-alive HTTP connection may wait for its next request.
+        public var httpIdleTimeout: Duration = .seconds(60)
         public var permessageDeflate = false
         /// Chat, guesses and ratings per connection; beyond it they wait (shaped), so a burst
         /// is judged late and never faster than this.
