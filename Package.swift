@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "DrawClient", targets: ["DrawClient"]),
         .executable(name: "drawclient-example", targets: ["DrawClientExample"]),
         .library(name: "Bots", targets: ["Bots"]),
+        // The HTTP edge's request-head guard; a product so the fuzz package can drive it.
+        .library(name: "HTTPEdge", targets: ["HTTPEdge"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -71,6 +73,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Bad HTTP request heads answered at once (431, 400, 505, 408; TLS on the plain port
+        // closed): a state machine and the channel handlers that run it.
+        .target(
+            name: "HTTPEdge",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // `drawserver replay` and the core benchmarks, on the cores' public API and plain
         // SwiftNIO: nothing of the server's insides (README, "Load testing").
         .target(
@@ -98,6 +111,7 @@ let package = Package(
                 "DrawClient",
                 "LoadTester",
                 "WebSocketFrames",
+                "HTTPEdge",
                 "CEpoll",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -168,6 +182,7 @@ let package = Package(
             name: "DrawServerTests",
             dependencies: [
                 "DrawServer",
+                "HTTPEdge",
                 "LoadTester",
                 "WebSocketFrames",
                 "Canvas",

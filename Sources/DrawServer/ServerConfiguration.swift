@@ -1,4 +1,5 @@
 import Canvas
+import HTTPEdge
 import Rooms
 
 /// Everything `drawserver serve` can be told, with the protocol's defaults.

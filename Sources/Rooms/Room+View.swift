@@ -43,7 +43,7 @@ extension Room {
     /// The public list entry.
     public var summary: RoomSummary {
         RoomSummary(code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
-            bots: members.lazy.filter(\.isBot).count)
+            bots: members.lazy.filter(\.isBot).count, connected: members.lazy.filter { $0.connected && !$0.isBot }.count)
     }
 
     /// `room` to everyone: in `drawing` the drawer gets its own copy with the word, and the

@@ -96,15 +96,35 @@ public struct RoomSummary: Sendable, Hashable {
     /// How many of `players` are bots (seats they hold count in `players`, so a full room
     /// reads full); sent as `bots`.
     public var bots = 0
+    /// How many people (not bots) in the room are connected now. A room where nobody is (a
+    /// room restored after a restart whose players have not come back yet) is not listed
+    /// publicly and never chosen by quick play. Not sent.
+    public var connected: Int
 
-    public init(code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0) {
+    public init(
+        code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0, connected: Int? = nil
+    ) {
         self.bots = bots
+        self.connected = connected ?? players - bots
         self.code = code
         self.name = name
         self.isPublic = isPublic
         self.players = players
         self.maxPlayers = maxPlayers
         self.phase = phase
+    }
+}
+
+extension RoomSummary {
+    /// Public and with a person connected: offered in the public list.
+    public var isListed: Bool { isPublic && connected > 0 }
+
+    /// A room quick play may seat a newcomer in.
+    public var isQuickplayCandidate: Bool { isListed && phase == .lobby && players < maxPlayers }
+
+    /// Quick play's preference: the most people connected, then the fullest, then by code.
+    public static func quickplayOrder(_ a: RoomSummary, _ b: RoomSummary) -> Bool {
+        (a.connected, a.players, b.code.rawValue) > (b.connected, b.players, a.code.rawValue)
     }
 }
 

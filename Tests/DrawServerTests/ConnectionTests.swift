@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEdge
 import Logging
 import ServerTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPEdge
 import NIOHTTP1
 import Rooms
 import Testing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Canvas
 import Foundation
+import HTTPEdge
 import Hummingbird
 import Logging
 import Rooms

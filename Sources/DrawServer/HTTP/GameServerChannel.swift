@@ -1,3 +1,4 @@
+import HTTPEdge
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -131,7 +132,15 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
-            let guardHandler = RequestHeadGuardHandler(configuration: headGuard, clock: clock, misdirectedTLS: misdirectedTLS, logger: logger)
+            let guardHandler = RequestHeadGuardHandler(
+                configuration: headGuard,
+                schedule: { [clock] delay, loop, body in clock.run(after: delay, on: loop, body) },
+                onMisdirectedTLS: { [clock, misdirectedTLS, logger] address in
+                    guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
+                    logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])
+                },
+                logger: logger
+            )
             let tap = guardHandler.makeTap()
             try channel.pipeline.syncOperations.addHandler(tap, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .before(upgradeHandler))

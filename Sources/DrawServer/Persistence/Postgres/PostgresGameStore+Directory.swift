@@ -24,12 +24,14 @@ extension PostgresGameStore {
             }
             // Every live room of the other nodes: the public ones for the lobby, all of them
             // for the moderator's room list.
-            for (code, name, isPublic, players, maxPlayers, phase, node) in try await client.rows("""
-                SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id FROM room r JOIN room_leases l ON l.code = r.code
+            for (code, name, isPublic, players, maxPlayers, phase, node, connected) in try await client.rows("""
+                SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id, r.connected FROM room r JOIN room_leases l ON l.code = r.code
                 WHERE l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
-                """, as: (String, String, Bool, Int, Int, String, String).self, logger: logger) {
+                """, as: (String, String, Bool, Int, Int, String, String, Int?).self, logger: logger) {
                 guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
-                let summary = RoomSummary(code: room, name: name, isPublic: isPublic, players: players, maxPlayers: maxPlayers, phase: phase)
+                let summary = RoomSummary(
+                    code: room, name: name, isPublic: isPublic, players: players, maxPlayers: maxPlayers, phase: phase, connected: connected ?? players
+                )
                 if isPublic { directory.publicRooms.append(summary) }
                 directory.allRooms.append(.init(summary: summary, node: node))
             }

@@ -11,18 +11,23 @@ import NIOHTTP1
 /// the output half-closed, and what the peer still sends read and dropped until it closes
 /// or `drainPatience` passes: closing with unread input would make the kernel send a reset,
 /// and the peer could lose the answer.
-final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
+
+    /// Runs `body` on `loop` once `delay` has passed (the server's clock: real, or a test's
+    /// virtual time).
+    public typealias Schedule = @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Void
 
     /// How long a refused connection is drained before it is closed anyway.
-    static let drainPatience: Duration = .seconds(2)
+    public static let drainPatience: Duration = .seconds(2)
 
     private var machine = RequestHeadGuard()
     private let configuration: RequestHeadGuard.Configuration
-    private let clock: ServerClock
-    private let misdirectedTLS: MisdirectedTLSLog
+    private let schedule: Schedule
+    /// Told the peer's address when a connection opens with a TLS handshake.
+    private let onMisdirectedTLS: @Sendable (String) -> Void
     private let logger: Logger
     private var context: ChannelHandlerContext?
     /// Each armed deadline's number: the clock's timers cannot be cancelled, so a timer
@@ -30,27 +35,31 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
     private var timerGeneration = 0
     private var timerArmed = false
 
-    init(configuration: RequestHeadGuard.Configuration, clock: ServerClock, misdirectedTLS: MisdirectedTLSLog, logger: Logger) {
+    public init(
+        configuration: RequestHeadGuard.Configuration, schedule: @escaping Schedule,
+        onMisdirectedTLS: @escaping @Sendable (String) -> Void, logger: Logger
+    ) {
         self.configuration = configuration
-        self.clock = clock
-        self.misdirectedTLS = misdirectedTLS
+        self.schedule = schedule
+        self.onMisdirectedTLS = onMisdirectedTLS
         self.logger = logger
     }
 
-    /// The handler that reports the decoder's view back to this one.
-    func makeTap() -> Tap { Tap(owner: self) }
+    /// The handler that reports the decoder's view back to this one; it goes right after
+    /// the HTTP decoder.
+    public func makeTap() -> Tap { Tap(owner: self) }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         perform(machine.connectionStarted())
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    public func handlerRemoved(context: ChannelHandlerContext) {
         timerArmed = false
         self.context = nil
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard machine.isReading else { return }  // refused: drained, not decoded
         let bytes = unwrapInboundIn(data)
         perform(machine.bytesArrived(firstByte: bytes.readableBytesView.first))
@@ -58,7 +67,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
         context.fireChannelRead(data)
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if !machine.isReading, let event = event as? ChannelEvent, event == .inputClosed {
             context.close(promise: nil)
             return
@@ -80,7 +89,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
             refuse(refusal, context: context)
         case .close(let reason):
             timerArmed = false
-            if reason == .tlsOnPlainPort { noteMisdirectedTLS(context: context) }
+            if reason == .tlsOnPlainPort { onMisdirectedTLS(context.channel.remoteAddress?.ipAddress ?? "unknown") }
             context.close(promise: nil)
         }
     }
@@ -90,7 +99,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
         timerArmed = true
         let generation = timerGeneration
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        clock.run(after: configuration.headerTimeout, on: context.eventLoop) {
+        schedule(configuration.headerTimeout, context.eventLoop) {
             let handler = bound.value
             guard handler.timerArmed, handler.timerGeneration == generation else { return }
             handler.timerArmed = false
@@ -100,7 +109,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
 
     private func refuse(_ refusal: RequestHeadGuard.Refusal?, context: ChannelHandlerContext) {
         let channel = context.channel
-        clock.run(after: Self.drainPatience, on: context.eventLoop) { channel.close(promise: nil) }
+        schedule(Self.drainPatience, context.eventLoop) { channel.close(promise: nil) }
         guard let refusal else {
             channel.close(mode: .output, promise: nil)
             return
@@ -114,12 +123,6 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-    private func noteMisdirectedTLS(context: ChannelHandlerContext) {
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
-        guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
-        logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])
-    }
-
     fileprivate func headParsed() { perform(machine.headParsed()) }
     fileprivate func requestEnded() { perform(machine.requestEnded()) }
     fileprivate func parseFailed(_ error: HTTPParserError) { perform(machine.parseFailed(error)) }
@@ -129,17 +132,17 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
     /// Sits right after the HTTP decoder: reports request and response boundaries and parse
     /// errors to its owner, and keeps those errors from the handlers behind it (the owner
     /// answers them; left to run on, they would hold the connection until a timeout).
-    final class Tap: ChannelDuplexHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias InboundOut = HTTPServerRequestPart
-        typealias OutboundIn = HTTPServerResponsePart
-        typealias OutboundOut = HTTPServerResponsePart
+    public final class Tap: ChannelDuplexHandler, RemovableChannelHandler {
+        public typealias InboundIn = HTTPServerRequestPart
+        public typealias InboundOut = HTTPServerRequestPart
+        public typealias OutboundIn = HTTPServerResponsePart
+        public typealias OutboundOut = HTTPServerResponsePart
 
         private let owner: RequestHeadGuardHandler
 
         fileprivate init(owner: RequestHeadGuardHandler) { self.owner = owner }
 
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
             case .head: owner.headParsed()
             case .body: break
@@ -148,7 +151,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
             context.fireChannelRead(data)
         }
 
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        public func errorCaught(context: ChannelHandlerContext, error: any Error) {
             if let error = error as? HTTPParserError {
                 owner.parseFailed(error)
             } else if let error = error as? ByteToMessageDecoderError, case .dataReceivedInErrorState = error {
@@ -158,7 +161,7 @@ final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChannelHand
             }
         }
 
-        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
             let part = unwrapOutboundIn(data)
             context.write(data, promise: promise)
             switch part {

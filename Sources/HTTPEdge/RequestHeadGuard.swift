@@ -14,22 +14,27 @@ import NIOHTTP1
 ///
 /// The size limit itself is the HTTP decoder's (`maxHeaderListSize`): the guard turns its
 /// `headerOverflow` into the answer.
-struct RequestHeadGuard {
-    struct Configuration: Sendable {
+public struct RequestHeadGuard: Sendable {
+    public struct Configuration: Sendable {
         /// Request line and headers, in bytes; the decoder refuses more.
-        var maxHeadBytes = 16 * 1024
+        public var maxHeadBytes = 16 * 1024
         /// How long a request head may take, from its first byte (or, for a connection's
         /// first request, from the connection's start) to its end.
-        var headerTimeout: Duration = .seconds(5)
+        public var headerTimeout: Duration = .seconds(5)
+        public init() {}
     }
 
     /// The answer a bad request gets before its connection is closed.
-    struct Refusal: Equatable {
-        var status: HTTPResponseStatus
-        var detail: String
+    public struct Refusal: Equatable, Sendable {
+        public var status: HTTPResponseStatus
+        public var detail: String
+        public init(status: HTTPResponseStatus, detail: String) {
+            self.status = status
+            self.detail = detail
+        }
     }
 
-    enum Action: Equatable {
+    public enum Action: Equatable, Sendable {
         case none
         case armTimer
         case cancelTimer
@@ -40,7 +45,7 @@ struct RequestHeadGuard {
         case close(CloseReason)
     }
 
-    enum CloseReason: Equatable {
+    public enum CloseReason: Equatable, Sendable {
         case tlsOnPlainPort
         case silentTimeout
     }
@@ -56,6 +61,8 @@ struct RequestHeadGuard {
         case finished
     }
 
+    public init() {}
+
     private var state: State = .awaitingHead(started: false, timed: true)
     /// Requests whose response has not ended yet: a refusal waits for them, so a good
     /// request pipelined before a bad one still gets its answer.
@@ -65,13 +72,13 @@ struct RequestHeadGuard {
     private var sawAnyByte = false
 
     /// Whether inbound bytes are still HTTP to decode (false once refused or closed).
-    var isReading: Bool { state != .finished }
+    public var isReading: Bool { state != .finished }
 
     /// The connection is up: its first request's deadline runs from now.
-    mutating func connectionStarted() -> Action { .armTimer }
+    public mutating func connectionStarted() -> Action { .armTimer }
 
     /// Bytes came in; `firstByte` is the first of them.
-    mutating func bytesArrived(firstByte: UInt8?) -> Action {
+    public mutating func bytesArrived(firstByte: UInt8?) -> Action {
         let isFirst = !sawAnyByte
         sawAnyByte = true
         if isFirst, firstByte == Self.tlsHandshakeRecord {
@@ -87,22 +94,22 @@ struct RequestHeadGuard {
         }
     }
 
-    mutating func headParsed() -> Action {
+    public mutating func headParsed() -> Action {
         guard case .awaitingHead = state else { return .none }
         state = .inRequest
         unanswered += 1
         return .cancelTimer
     }
 
-    mutating func requestEnded() -> Action {
+    public mutating func requestEnded() -> Action {
         guard state == .inRequest else { return .none }
         state = .awaitingHead(started: false, timed: false)
         return .none
     }
 
-    mutating func responseStarted() { responding = true }
+    public mutating func responseStarted() { responding = true }
 
-    mutating func responseEnded() -> Action {
+    public mutating func responseEnded() -> Action {
         responding = false
         unanswered = max(0, unanswered - 1)
         guard unanswered == 0, case .refusalPending(let refusal) = state else { return .none }
@@ -110,11 +117,11 @@ struct RequestHeadGuard {
         return .refuse(refusal)
     }
 
-    mutating func parseFailed(_ error: HTTPParserError) -> Action {
+    public mutating func parseFailed(_ error: HTTPParserError) -> Action {
         refuse(Self.refusal(for: error))
     }
 
-    mutating func timerFired() -> Action {
+    public mutating func timerFired() -> Action {
         guard case .awaitingHead(let started, _) = state else { return .none }
         guard started else {
             state = .finished
@@ -148,9 +155,9 @@ struct RequestHeadGuard {
     }
 
     /// The first byte of a TLS record carrying a handshake (a ClientHello).
-    static let tlsHandshakeRecord: UInt8 = 0x16
+    public static let tlsHandshakeRecord: UInt8 = 0x16
 
-    static func refusal(for error: HTTPParserError) -> Refusal {
+    public static func refusal(for error: HTTPParserError) -> Refusal {
         switch error {
         case .headerOverflow:
             Refusal(status: .requestHeaderFieldsTooLarge, detail: "the request line and headers are too large")
