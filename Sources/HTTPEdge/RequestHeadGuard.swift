@@ -22,6 +22,15 @@ public struct RequestHeadGuard: Sendable {
         /// first request, from the connection's start) to its end.
         public var headerTimeout: Duration = .seconds(5)
         public init() {}
+
+        /// The HTTP decoder's limits that enforce `maxHeadBytes`: the request line counts
+        /// against the list size too, so one limit holds for the whole head.
+        public var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = maxHeadBytes
+            limits.maxHeaderListSize = maxHeadBytes
+            return limits
+        }
     }
 
     /// The answer a bad request gets before its connection is closed.

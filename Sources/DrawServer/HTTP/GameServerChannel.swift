@@ -126,9 +126,7 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.enablePipelining = false  // pipelining is handled by NIOAsyncChannel
             pipeline.enableErrorHandling = false  // Hummingbird handles errors
             pipeline.enableResponseHeaderValidation = false  // HTTPTypes validates
-            // The request line counts against the list size too: one limit for the whole head.
-            pipeline.decoderConfiguration.maxHeaderFieldSize = headGuard.maxHeadBytes
-            pipeline.decoderConfiguration.maxHeaderListSize = headGuard.maxHeadBytes
+            pipeline.decoderConfiguration = headGuard.decoderLimits
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
