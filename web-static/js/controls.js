@@ -1,0 +1,101 @@
+// The room's buttons and forms: chat, ready/start, bots, settings, leave, spectate,
+// invites, the game-over dialog and ratings.
+
+import { $, toast, copyText } from './dom.js';
+import { t } from './i18n.js';
+import { CHAT_MAX } from './util.js';
+import { buildSettingsFields, readSettings } from './settings-form.js';
+import { state, me, isHost, markSettingsDirty, closeGameEnd } from './store.js';
+import { send } from './context.js';
+import { renderRoom, rate } from './room-view.js';
+import { hideInvite } from './overlays.js';
+
+const BOT_LEVELS = new Set(['easy', 'normal', 'hard']);
+const ROOM_NAME_MAX = 40;
+
+export function initChat() {
+  $('#chat-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const input = $('#chat-input');
+    const text = input.value.trim();
+    if (!text) return;
+    if ([...text].length > CHAT_MAX) {
+      toast(t('chat.tooLong', { n: CHAT_MAX }), 'error');
+      return;
+    }
+    if (send({ t: 'chat', text })) input.value = '';
+  });
+}
+
+function initLobbyControls() {
+  buildSettingsFields($('[data-settings="room"]'));
+  const box = $('[data-settings="room"]');
+  box.addEventListener('input', () => markSettingsDirty(true));
+  $('#settings-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    if (!isHost()) return;
+    if (send({ t: 'settings', settings: readSettings(box) })) {
+      markSettingsDirty(false);
+      toast(t('room.settingsSaved'), 'success', 2000);
+    }
+  });
+  $('#ready-toggle').addEventListener('click', () => send({ t: 'ready', ready: !me()?.ready }));
+  $('#start-game').addEventListener('click', () => send({ t: 'start' }));
+  $('#add-bot').addEventListener('click', () => {
+    const level = $('#bot-level').value;
+    send({ t: 'addBot', level: BOT_LEVELS.has(level) ? level : 'normal' });
+  });
+}
+
+function initInviteControls() {
+  $('#copy-invite').addEventListener('click', async () => {
+    if (!state.room?.code) return;
+    const link = `${location.origin}/?room=${encodeURIComponent(state.room.code)}`;
+    toast((await copyText(link)) ? t('room.inviteCopied') : t('room.inviteLink', { link }), 'success');
+  });
+  $('#copy-id').addEventListener('click', async () => {
+    if (!state.meId) return;
+    toast((await copyText(state.meId)) ? t('room.idCopied') : t('room.yourId', { id: state.meId }), 'success');
+  });
+  $('#invite-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const id = $('#invite-id').value.trim();
+    if (!id) return;
+    if (id === state.meId) {
+      toast(t('room.ownId'), 'error');
+      return;
+    }
+    if (send({ t: 'invite', playerId: id })) {
+      $('#invite-id').value = '';
+      toast(t('room.inviteSent'), 'success', 2000);
+    }
+  });
+  $('#invite-accept').addEventListener('click', () => {
+    const inv = state.invite;
+    hideInvite();
+    if (!inv) return;
+    if (state.room && state.room.code === inv.code) return;
+    if (state.room) send({ t: 'leave' });
+    send({ t: 'join', code: inv.code });
+  });
+  $('#invite-decline').addEventListener('click', hideInvite);
+}
+
+export function initRoomControls() {
+  initLobbyControls();
+  initInviteControls();
+  $('#leave-room').addEventListener('click', () => {
+    if (state.phase && state.phase !== 'lobby' && !confirm(t('room.leaveConfirm'))) return;
+    send({ t: 'leave' });
+  });
+  $('#spectate-toggle').addEventListener('click', () => {
+    const on = !me()?.spectator;
+    if (send({ t: 'spectate', on })) toast(on ? t('room.spectateOn') : t('room.spectateOff'), 'info');
+  });
+  $('#gameend-close').addEventListener('click', () => {
+    closeGameEnd();
+    renderRoom();
+  });
+  $('#rate-like').addEventListener('click', () => rate('like'));
+  $('#rate-dislike').addEventListener('click', () => rate('dislike'));
+}
