@@ -22,14 +22,17 @@ import { NAME_KEY, initNameScreen, initLobby, renderRoomList } from './lobby.js'
 import { renderRoom, tick, fitBoard } from './room-view.js';
 import { renderTurnEnd, renderGameEnd, renderGameGallery, renderInvite } from './overlays.js';
 import { initRoomControls, initChat } from './controls.js';
-import { initToolbar, retranslateToolbar } from './toolbar.js';
+import { initToolbar, retranslateToolbar, updateBrushCursor } from './toolbar.js';
 import { onMessage } from './handlers.js';
 import { onStatus, renderStatus } from './status.js';
+import { initConfirmDialog } from './confirm-dialog.js';
 
 const TICK_MS = 250;
 
 /** Re-render everything code wrote after a language switch (markup is done by i18n.js). */
 function retranslate() {
+  // the switch re-lays the page out: a reader of the newest chat line stays there
+  const stick = ui.chat.atBottom();
   retranslateToolbar();
   retranslateSettings();
   ui.chat.retranslate();
@@ -44,6 +47,10 @@ function retranslate() {
     renderRoom();
   }
   tick();
+  if (stick) {
+    ui.chat.scrollToEnd();
+    requestAnimationFrame(() => ui.chat.scrollToEnd());
+  }
 }
 
 async function loadWordLanguages() {
@@ -96,6 +103,7 @@ function boot() {
   hydrateIcons();
   initPrefs(sounds, retranslate);
   initPlayerMenu();
+  initConfirmDialog();
   ui.builder = new AvatarBuilder({ preview: $('#avatar-preview'), parts: $('#avatar-parts'), random: $('#avatar-random') }, (a) => {
     setAvatar(a);
     conn.avatar = a;
@@ -111,6 +119,7 @@ function boot() {
   window.addEventListener('resize', () => {
     closePlayerMenu();
     fitBoard();
+    updateBrushCursor();
   });
   readInviteLink();
 

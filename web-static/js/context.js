@@ -11,6 +11,8 @@ import { t } from './i18n.js';
 export const conn = new Connection();
 export const sounds = new Sounds();
 export const countdown = new Countdown();
+/** The countdown to the next game between games (room.nextGameMs). */
+export const nextGame = new Countdown();
 
 /** Set by boot(): the Board, the ChatLog and the AvatarBuilder. */
 export const ui = { board: null, chat: null, builder: null };

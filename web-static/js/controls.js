@@ -4,11 +4,13 @@
 import { $, toast, copyText } from './dom.js';
 import { t } from './i18n.js';
 import { CHAT_MAX } from './util.js';
-import { buildSettingsFields, readSettings } from './settings-form.js';
+import { buildSettingsFields, readSettingsChecked } from './settings-form.js';
+import { showSettingsAdjusted } from './notices.js';
 import { state, me, isHost, markSettingsDirty, closeGameEnd } from './store.js';
 import { send } from './context.js';
 import { renderRoom, rate } from './room-view.js';
 import { hideInvite } from './overlays.js';
+import { ask } from './confirm-dialog.js';
 
 const BOT_LEVELS = new Set(['easy', 'normal', 'hard']);
 const ROOM_NAME_MAX = 40;
@@ -34,9 +36,11 @@ function initLobbyControls() {
   $('#settings-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     if (!isHost()) return;
-    if (send({ t: 'settings', settings: readSettings(box) })) {
+    const { settings, adjusted } = readSettingsChecked(box);
+    if (send({ t: 'settings', settings })) {
       markSettingsDirty(false);
-      toast(t('room.settingsSaved'), 'success', 2000);
+      if (Object.keys(adjusted).length) showSettingsAdjusted(adjusted);
+      else toast(t('room.settingsSaved'), 'success', 2000);
     }
   });
   $('#ready-toggle').addEventListener('click', () => send({ t: 'ready', ready: !me()?.ready }));
@@ -81,17 +85,39 @@ function initInviteControls() {
   $('#invite-decline').addEventListener('click', hideInvite);
 }
 
+/** The account menu in the top bar: the player id (for invites by id) and Copy ID. */
+function initAccountMenu() {
+  const btn = $('#me-menu-btn');
+  const menu = $('#me-menu');
+  const setOpen = (open) => {
+    menu.hidden = !open;
+    btn.setAttribute('aria-expanded', String(open));
+  };
+  btn.addEventListener('click', () => setOpen(menu.hidden));
+  document.addEventListener('click', (ev) => {
+    if (!menu.hidden && !ev.target.closest('.me-menu-wrap')) setOpen(false);
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape' && !menu.hidden) {
+      setOpen(false);
+      btn.focus();
+    }
+  });
+}
+
 export function initRoomControls() {
+  initAccountMenu();
   initLobbyControls();
   initInviteControls();
-  $('#leave-room').addEventListener('click', () => {
-    if (state.phase && state.phase !== 'lobby' && !confirm(t('room.leaveConfirm'))) return;
+  $('#leave-room').addEventListener('click', async () => {
+    if (state.phase && state.phase !== 'lobby' && !(await ask('room.leaveConfirm', {}, { danger: true }))) return;
     send({ t: 'leave' });
   });
   $('#spectate-toggle').addEventListener('click', () => {
     const on = !me()?.spectator;
     if (send({ t: 'spectate', on })) toast(on ? t('room.spectateOn') : t('room.spectateOff'), 'info');
   });
+  $('#gameend-again').addEventListener('click', () => send({ t: 'ready', ready: true }));
   $('#gameend-close').addEventListener('click', () => {
     closeGameEnd();
     renderRoom();

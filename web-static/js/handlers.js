@@ -5,15 +5,17 @@ import { $, show, toast } from './dom.js';
 import { t } from './i18n.js';
 import { withPlaces } from './util.js';
 import { turnKey } from './chat-history.js';
-import { galleryListed, isDrawingId } from './drawing-card.js';
+import { galleryListed, isDrawingId, rememberMyDrawing } from './drawing-card.js';
+import { PHONE_MAX_WIDTH } from './layout.js';
 import * as store from './store.js';
 import { state, playerName, isDrawer } from './store.js';
-import { conn, countdown, sounds, ui, send } from './context.js';
+import { conn, countdown, nextGame, sounds, ui, send } from './context.js';
 import { showScreen, currentScreen, enterLobby } from './screens.js';
 import { renderRoomList } from './lobby.js';
 import { renderRoom, renderWord, renderRatings } from './room-view.js';
 import { renderPlayers } from './players-view.js';
-import { renderChoices, renderTurnEnd, renderGameEnd, showInvite } from './overlays.js';
+import { renderChoices, renderTurnEnd, renderGameEnd, renderGameGallery, showInvite } from './overlays.js';
+import { onNotice } from './notices.js';
 import { avatarNode } from './avatar.js';
 
 const RESUME_WAIT_MS = 2500; // a resumed session's room message, or the seat is gone
@@ -27,6 +29,8 @@ const KNOWN_ERRORS = new Set([
   'report_limited', 'unknown_target',
 ]);
 const JOIN_ERRORS = new Set(['room_not_found', 'room_full', 'banned']);
+// how a `left` is told, by its reason (a missing or unknown reason is a plain leave)
+const LEFT_KEYS = Object.freeze({ left: 'chat.left', kicked: 'chat.kicked', votekicked: 'chat.votekicked', banned: 'chat.banned' });
 
 let resumeTimer = null;
 
@@ -91,8 +95,13 @@ function onWelcome(msg) {
 function onRoom(msg) {
   clearTimeout(resumeTimer);
   resumeTimer = null;
-  const { firstEntry } = store.applyRoom(msg);
+  const { firstEntry, prevPhase } = store.applyRoom(msg);
   if (typeof msg.remainingMs === 'number') countdown.set(msg.remainingMs);
+  if (state.nextGameMs !== null) nextGame.set(state.nextGameMs);
+  else nextGame.stop();
+  // on a phone the podium covers the whole room: the lobby (its countdown and "Play
+  // again") takes over when the room is back; a wide screen keeps it (it has both too)
+  if (state.phase === 'lobby' && prevPhase && prevPhase !== 'lobby' && window.innerWidth <= PHONE_MAX_WIDTH) store.closeGameEnd();
   if (msg.canvas) ui.board.ensureSize(msg.canvas.w, msg.canvas.h);
   if (firstEntry) {
     ui.chat.clear();
@@ -118,7 +127,7 @@ function onLeft(msg) {
   if (!state.room) return;
   const name = playerName(msg.playerId);
   store.removePlayer(msg.playerId);
-  ui.chat.system('chat.left', { name }, 'leave');
+  ui.chat.system(LEFT_KEYS[msg.reason] || 'chat.left', { name }, 'leave');
   renderRoom();
 }
 
@@ -163,14 +172,29 @@ function onTurn(msg) {
 function onGuessed(msg) {
   const points = store.markGuessed(msg);
   if (msg.playerId === state.meId) {
-    ui.chat.system('chat.youGuessed', { points }, 'correct');
+    ui.chat.system('chat.youGuessed', { points }, 'correct', { context: { kind: 'guessed', playerId: msg.playerId } });
     toast(t('chat.correct'), 'success', 2500);
     sounds.play('correctMine');
   } else {
-    ui.chat.system('chat.guessed', { name: playerName(msg.playerId), points }, 'correct');
+    ui.chat.system('chat.guessed', { name: playerName(msg.playerId), points }, 'correct', { context: { kind: 'guessed', playerId: msg.playerId } });
     sounds.play('correctOther');
   }
   renderRoom();
+}
+
+function onClose(msg) {
+  const text = String(msg.text ?? '');
+  ui.chat.system('chat.close', { text }, 'close', { context: { kind: 'close', text } });
+  sounds.play('close');
+}
+
+/** The game's drawings after a resume (the podium's gallery has them all, not only the turns since). */
+function onGameDrawings(msg) {
+  store.setGameDrawings(msg.drawings, isDrawingId);
+  for (const d of [...state.gameDrawings, ...state.gameEndDrawings]) {
+    if (d.drawerId && d.drawerId === state.meId) rememberMyDrawing(d.id);
+  }
+  if (state.phase === 'gameEnd') renderGameGallery();
 }
 
 function onTurnEnd(msg) {
@@ -178,8 +202,10 @@ function onTurnEnd(msg) {
   countdown.stop();
   ui.board.setEnabled(false);
   store.endTurn(msg, isDrawingId);
+  if (state.turnEndDrawer === state.meId) rememberMyDrawing(msg.drawing?.id);
   renderTurnEnd();
-  ui.chat.system('chat.wordWas', { word: String(msg.word ?? '') }, 'reveal');
+  const word = String(msg.word ?? '');
+  ui.chat.system('chat.wordWas', { word }, 'reveal', { context: { kind: 'reveal', word } });
   sounds.play('turnEnd');
   renderRoom();
 }
@@ -234,7 +260,9 @@ export const HANDLERS = Object.freeze({
   choose: onChoose,
   turn: onTurn,
   hint: (msg) => { store.setMask(msg.mask); renderWord(); },
-  close: (msg) => { ui.chat.system('chat.close', { text: String(msg.text ?? '') }, 'close'); sounds.play('close'); },
+  close: onClose,
+  notice: onNotice,
+  gameDrawings: onGameDrawings,
   guessed: onGuessed,
   turnEnd: onTurnEnd,
   gameEnd: onGameEnd,

@@ -3,8 +3,9 @@
 import { $, el, show } from './dom.js';
 import { t } from './i18n.js';
 import { normalizeCode, isValidCode, cleanName } from './util.js';
-import { buildSettingsFields, readSettings } from './settings-form.js';
-import { state, setName, setRooms } from './store.js';
+import { buildSettingsFields, readSettingsChecked, wordLanguageName } from './settings-form.js';
+import { showSettingsAdjusted } from './notices.js';
+import { state, setName, setRooms, setRoomQuery } from './store.js';
 import { conn, sounds, send, requestRooms } from './context.js';
 import { showScreen, currentScreen } from './screens.js';
 
@@ -42,6 +43,33 @@ export function phaseLabel(phase) {
   return key ? t(`phase.${key}`) : phase || '';
 }
 
+/** "3 + 1 bot" (people and bots) when bots are seated, else nothing. */
+export function peopleAndBots(r) {
+  const bots = Number(r.bots) || 0;
+  if (bots <= 0) return '';
+  const people = Math.max(0, (Number(r.players) || 0) - bots);
+  return bots === 1 ? t('lobby.withBot', { people }) : t('lobby.withBots', { people, bots });
+}
+
+/** The room's second line: code, word language, phase (with the round while playing). */
+function roomMeta(r) {
+  const parts = [r.code || ''];
+  if (r.language) parts.push(wordLanguageName(r.language));
+  const playing = ['choosing', 'drawing', 'turnEnd'].includes(r.phase);
+  parts.push(playing && Number(r.round) > 0 && Number(r.rounds) > 0 ? t('room.roundOf', { round: r.round, rounds: r.rounds }) : phaseLabel(r.phase));
+  const mix = peopleAndBots(r);
+  if (mix) parts.push(mix);
+  return parts.join(' · ');
+}
+
+/** Whether room `r` matches the search `q` (name, code or word language, any case). */
+export function roomMatches(r, q) {
+  const needle = String(q ?? '').trim().toLocaleLowerCase();
+  if (!needle) return true;
+  return [r.name, r.code, r.language, r.language ? wordLanguageName(r.language) : '']
+    .some((x) => String(x ?? '').toLocaleLowerCase().includes(needle));
+}
+
 function roomItem(r) {
   const full = Number(r.players) >= Number(r.maxPlayers);
   const join = el('button', {
@@ -55,7 +83,7 @@ function roomItem(r) {
   return el('li', { className: 'room-item', dataset: { code: String(r.code || '') } },
     el('div', { className: 'room-item-main' },
       el('span', { className: 'room-item-name', text: r.name || r.code || '' }),
-      el('span', { className: 'muted small', text: `${r.code || ''} · ${phaseLabel(r.phase)}` }),
+      el('span', { className: 'muted small room-item-meta', text: roomMeta(r) }),
     ),
     el('span', { className: 'pill', attrs: { dir: 'ltr' }, text: `${r.players ?? '?'}/${r.maxPlayers ?? '?'}` }),
     join,
@@ -65,9 +93,12 @@ function roomItem(r) {
 export function renderRoomList(rooms) {
   setRooms(rooms);
   const list = $('#room-list');
-  const items = state.rooms.slice().sort((a, b) => (b.players || 0) - (a.players || 0));
+  const items = state.rooms.filter((r) => roomMatches(r, state.roomQuery)).sort((a, b) => (b.players || 0) - (a.players || 0));
   list.replaceChildren(...items.map(roomItem));
-  show($('#room-list-empty'), items.length === 0);
+  show($('#room-list-empty'), state.rooms.length === 0);
+  const noMatch = $('#room-list-nomatch');
+  noMatch.textContent = t('lobby.noMatch', { q: state.roomQuery.trim() });
+  show(noMatch, state.rooms.length > 0 && items.length === 0);
 }
 
 export function joinRoom(code) {
@@ -93,13 +124,19 @@ export function initLobby() {
   });
   $('#create-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const msg = { t: 'create', public: $('#create-form').elements.visibility.value !== 'private', settings: readSettings($('[data-settings="create"]')) };
+    const { settings, adjusted } = readSettingsChecked($('[data-settings="create"]'));
+    const msg = { t: 'create', public: $('#create-form').elements.visibility.value !== 'private', settings };
+    if (Object.keys(adjusted).length) showSettingsAdjusted(adjusted);
     const name = $('#create-name').value.trim();
     if (name) msg.name = name.slice(0, 40);
     send(msg);
   });
   $('#quickplay').addEventListener('click', () => send({ t: 'quickplay' }));
   $('#rooms-refresh').addEventListener('click', requestRooms);
+  $('#room-search').addEventListener('input', (ev) => {
+    setRoomQuery(ev.target.value);
+    renderRoomList(state.rooms);
+  });
   setInterval(() => {
     if (currentScreen() === 'lobby' && !document.hidden) requestRooms();
   }, ROOMS_POLL_MS);

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
 import { withPlaces, TURN_END_REASONS } from './util.js';
-import { drawingCard, reportMenu, galleryListed, isDrawingId } from './drawing-card.js';
+import { drawingCard, reportMenu, galleryListed, isDrawingId, isMyDrawing } from './drawing-card.js';
 import { state, player, playerName, clearChoices, setInvite } from './store.js';
 import { send } from './context.js';
 import { renderStage } from './room-view.js';
@@ -52,7 +52,8 @@ export function renderTurnEnd() {
   const report = $('#turnend-report');
   report.replaceChildren();
   const drawing = msg.drawing?.id;
-  if (isDrawingId(drawing) && state.drawer !== state.meId) {
+  const drawer = state.turnEndDrawer ?? state.drawer;
+  if (isDrawingId(drawing) && drawer !== state.meId && !isMyDrawing(drawing)) {
     report.append(reportMenu(t('report.drawing'), (reason) => send({ t: 'report', kind: 'drawing', drawing, reason })));
   }
 }
@@ -81,7 +82,8 @@ export function renderGameEnd() {
 export function renderGameGallery() {
   const list = $('#game-gallery-list');
   list.replaceChildren(...state.gameEndDrawings.map((d) => {
-    const onReport = d.drawerId === state.meId ? undefined : (reason) => send({ t: 'report', kind: 'drawing', drawing: d.id, reason });
+    const mine = d.drawerId === state.meId || isMyDrawing(d.id);
+    const onReport = mine ? undefined : (reason) => send({ t: 'report', kind: 'drawing', drawing: d.id, reason });
     return drawingCard(d, { onReport, size: 200 });
   }));
   const any = state.gameEndDrawings.length > 0;

@@ -7,6 +7,7 @@ import { avatarNode } from './avatar.js';
 import { openPlayerMenu, refreshPlayerMenu } from './player-menu.js';
 import { state, me, player, isHost } from './store.js';
 import { send } from './context.js';
+import { ask } from './confirm-dialog.js';
 
 export function renderPlayers() {
   const players = state.room?.players || [];
@@ -38,13 +39,17 @@ function playerRow(p) {
     dataset: { id: String(p.id) },
   });
   const pts = state.phase === 'drawing' ? state.guessedPoints[p.id] : undefined;
+  // name on its own line (wrapping, never cut), score and badges under it as separate
+  // items, so a long name, a score and a badge never overlap
   li.append(
     avatarNode(p.avatar, p.name, { size: 34 }),
     el('span', { className: 'player-main' },
-      el('span', { className: 'player-name' }, el('bdi', { text: p.name || '?' }), isMe ? el('span', { className: 'muted small', text: ` ${t('player.you')}` }) : null),
-      el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
+      el('span', { className: 'player-name' }, el('bdi', { text: p.name || '?' }), isMe ? el('span', { className: 'player-you muted small', text: t('player.you') }) : null),
+      el('span', { className: 'player-sub' },
+        el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
+        playerMarks(p, drawing, guessed),
+      ),
     ),
-    playerMarks(p, drawing, guessed),
   );
   const items = playerActions(p);
   if (items.length) {
@@ -73,7 +78,7 @@ function playerActions(p) {
     items.push({
       id: 'votekick',
       label: vk ? t('player.votekickCount', { votes: vk.votes, needed: vk.needed }) : t('player.votekick'),
-      action: () => { if (confirm(t('player.votekickConfirm', { name: p.name }))) send({ t: 'votekick', playerId: p.id }); },
+      action: async () => { if (await ask('player.votekickConfirm', { name: p.name })) send({ t: 'votekick', playerId: p.id }); },
     });
   }
   if (isHost() && p.bot) {
@@ -86,7 +91,7 @@ function playerActions(p) {
       id: 'kick',
       label: t('player.kick'),
       danger: true,
-      action: () => { if (confirm(t('player.kickConfirm', { name: p.name }))) send({ t: 'kick', playerId: p.id }); },
+      action: async () => { if (await ask('player.kickConfirm', { name: p.name }, { danger: true })) send({ t: 'kick', playerId: p.id }); },
     });
   }
   return items;

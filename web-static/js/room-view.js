@@ -2,12 +2,12 @@
 // ratings), the lobby panel, the stage and its overlays.
 
 import { $, el, show } from './dom.js';
-import { t } from './i18n.js';
+import { t, tParts } from './i18n.js';
 import { maskLengths, formatSeconds } from './util.js';
 import { fillSettings, setSettingsDisabled } from './settings-form.js';
 import { fitRoom } from './layout.js';
 import { state, me, playerName, isHost, isDrawer, inGame, setLastTick, setMyRating } from './store.js';
-import { conn, countdown, sounds, ui, send } from './context.js';
+import { conn, countdown, nextGame, sounds, ui, send } from './context.js';
 import { showScreen, currentScreen } from './screens.js';
 import { phaseLabel } from './lobby.js';
 import { renderPlayers } from './players-view.js';
@@ -41,41 +41,69 @@ export function renderRoom() {
   fitBoard();
 }
 
-/** The word box: the drawer's word, the guessers' mask, or who is choosing. */
+/** The word box: the drawer's word, the word a guesser found, the mask, or who is choosing. */
 export function renderWord() {
-  const label = $('#word-label');
   const word = $('#turn-word');
-  const lengths = $('#word-lengths');
-  word.removeAttribute('data-word');
   // the mask runs in the word's script direction, whatever the interface's
   word.dir = state.room?.settings?.language === 'ar' ? 'rtl' : 'ltr';
-  let labelText = '';
+  let label = null; // [key, params]
   let wordText = '';
   let lengthsText = '';
   let known = false;
   if (state.phase === 'drawing' || (state.phase === 'choosing' && state.word)) {
     if (isDrawer() && state.word) {
-      labelText = t('room.drawThis');
+      label = ['room.drawThis'];
       wordText = state.word;
       known = true;
+    } else if (state.solvedWord) {
+      // a guesser who has the word sees it, as skribbl.io shows it (kept after a reload)
+      label = ['room.solved'];
+      wordText = state.solvedWord;
+      known = true;
     } else {
-      labelText = t('room.guessWord');
+      label = ['room.guessWord'];
       wordText = state.mask || '';
       const ls = maskLengths(state.mask);
       lengthsText = ls.length ? `(${ls.join(', ')})` : '';
     }
   } else if (state.phase === 'choosing') {
-    labelText = isDrawer() ? t('room.pickWord') : t('room.isChoosing', { name: playerName(state.drawer) });
+    label = isDrawer() ? ['room.pickWord'] : ['room.isChoosing', { name: playerName(state.drawer) }];
   }
-  label.textContent = labelText;
+  $('#word-label').replaceChildren(...(label ? isolated(...label) : []));
   word.textContent = wordText;
   word.classList.toggle('is-word', known);
+  word.classList.toggle('is-solved', known && !isDrawer());
   if (known) word.dataset.word = wordText;
-  lengths.textContent = lengthsText;
-  show($('.word-box'), labelText !== '');
+  else word.removeAttribute('data-word');
+  $('#word-lengths').textContent = lengthsText;
+  show($('.word-box'), label !== null);
+}
+
+/** `key` with each parameter (a name) in its own <bdi>. */
+function isolated(key, params = {}) {
+  return tParts(key, params).map((p) => (p.param ? el('bdi', { text: p.text }) : p.text));
+}
+
+/** Between games: the countdown to the next game and "Play again" (= ready). */
+function renderNextGame() {
+  const running = state.phase === 'lobby' && state.nextGameMs !== null && nextGame.running;
+  const m = me();
+  const s = running ? nextGame.seconds() : 0;
+  show($('#next-game'), running);
+  show($('#gameend-next'), running && state.gameEndOpen);
+  if (running) {
+    $('#next-game-text').textContent = t('room.nextGameIn', { s });
+    $('#gameend-next').textContent = t('room.nextGameIn', { s });
+  }
+  const again = $('#gameend-again');
+  show(again, running && state.gameEndOpen && !m?.spectator);
+  again.textContent = m?.ready ? t('room.playAgainOn') : t('room.playAgain');
+  again.disabled = Boolean(m?.ready);
+  return running;
 }
 
 export function renderLobbyPanel() {
+  const countdownRuns = renderNextGame();
   const inLobby = state.phase === 'lobby' && !state.gameEndOpen;
   show($('#lobby-panel'), inLobby);
   if (!inLobby) return;
@@ -87,7 +115,8 @@ export function renderLobbyPanel() {
     : t(isHost() ? 'room.readyCountHost' : 'room.readyCount', { ready, total: players.length });
   const rt = $('#ready-toggle');
   rt.setAttribute('aria-pressed', String(Boolean(m?.ready)));
-  rt.textContent = m?.ready ? t('room.readyOn') : t('room.ready');
+  if (countdownRuns) rt.textContent = m?.ready ? t('room.playAgainOn') : t('room.playAgain');
+  else rt.textContent = m?.ready ? t('room.readyOn') : t('room.ready');
   rt.classList.toggle('btn-success', Boolean(m?.ready));
   show($('#start-game'), isHost());
   show($('#bot-controls'), isHost());
@@ -106,7 +135,7 @@ export function renderStage() {
   ui.board.setEnabled(drawer && conn.isOpen && !me()?.spectator);
   show($('#overlay-choose'), state.phase === 'choosing' && isDrawer() && Array.isArray(state.chooseWords));
   show($('#overlay-choosing'), state.phase === 'choosing' && !isDrawer());
-  $('#choosing-text').textContent = state.drawer ? t('room.choosingWord', { name: playerName(state.drawer) }) : t('room.nextChoosing');
+  $('#choosing-text').replaceChildren(...(state.drawer ? isolated('room.choosingWord', { name: playerName(state.drawer) }) : [t('room.nextChoosing')]));
   show($('#overlay-turnend'), state.turnEndOpen && state.phase === 'turnEnd');
   show($('#overlay-gameend'), state.gameEndOpen);
 }
@@ -139,8 +168,9 @@ export function fitBoard() {
   if (currentScreen() === 'room') fitRoom(ui.board.model.w / ui.board.model.h);
 }
 
-/** The turn timer, every 250 ms. */
+/** The turn timer and the next game's countdown, every 250 ms. */
 export function tick() {
+  if (state.room && state.phase === 'lobby') renderNextGame();
   const timer = $('#timer');
   const running = countdown.running && state.room && (state.phase === 'drawing' || state.phase === 'choosing');
   show(timer, Boolean(running));

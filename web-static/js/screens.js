@@ -9,6 +9,16 @@ export function showScreen(which) {
   for (const id of ['name', 'lobby', 'room']) show($(`#screen-${id}`), id === which);
   document.body.dataset.screen = which;
   show($('#change-name'), which === 'lobby');
+  // from a room the gallery opens in a new tab, so a click never drops a seated player
+  // out of a game; `opener` keeps this tab's session token for "My games" there
+  const gallery = $('#gallery-link');
+  if (which === 'room') {
+    gallery.target = '_blank';
+    gallery.rel = 'opener';
+  } else {
+    gallery.removeAttribute('target');
+    gallery.removeAttribute('rel');
+  }
 }
 
 export function currentScreen() {

@@ -41,6 +41,8 @@ export function initialState() {
     lastStatus: null, // the last connection status, re-rendered on a language switch
     rooms: [], // the last public room list
     roomQuery: '', // the lobby's room search
+    nextGameMs: null, // the countdown to the next game of the room (room.nextGameMs), when one runs
+    turnEndDrawer: null, // who drew the turn that just ended (no "Report" on one's own drawing)
   };
 }
 
@@ -149,6 +151,7 @@ export function applyRoom(msg) {
   else if (state.phase !== 'turnEnd') state.word = null;
   if (typeof msg.solvedWord === 'string' && msg.solvedWord) state.solvedWord = msg.solvedWord;
   else if (state.phase !== 'drawing' && state.phase !== 'turnEnd') state.solvedWord = null;
+  state.nextGameMs = typeof msg.nextGameMs === 'number' && msg.nextGameMs >= 0 ? msg.nextGameMs : null;
   if (state.phase === 'lobby') {
     state.turnEndOpen = false;
     state.guessedPoints = {};
@@ -265,6 +268,7 @@ function addGameDrawing(msg, isDrawingId) {
 }
 
 export function endTurn(msg, isDrawingId) {
+  state.turnEndDrawer = state.drawer;
   state.phase = 'turnEnd';
   state.turnEndOpen = true;
   state.turnEndMsg = msg;
@@ -277,6 +281,25 @@ export function endGame(msg) {
     phase: 'gameEnd', turnEndOpen: false, gameEndOpen: true, gameEndMsg: msg, announcedTurn: null,
     gameEndDrawings: state.gameDrawings, gameDrawings: [], gameGalleryOpen: false,
   });
+}
+
+/**
+ * `gameDrawings` after a resume: the game's finished turns with drawings (oldest first),
+ * for the podium's gallery; they replace what the page had (a reload had none).
+ */
+export function setGameDrawings(drawings, isDrawingId) {
+  const list = (Array.isArray(drawings) ? drawings : [])
+    .filter((d) => d && typeof d === 'object' && isDrawingId(d.id))
+    .map((d) => ({
+      id: d.id,
+      word: String(d.word ?? ''),
+      drawer: typeof d.name === 'string' && d.name ? d.name : playerName(d.drawer),
+      drawerId: d.drawer === undefined ? null : String(d.drawer),
+      likes: Number(d.likes) || 0,
+      dislikes: Number(d.dislikes) || 0,
+    }));
+  if (state.phase === 'gameEnd') state.gameEndDrawings = list;
+  else state.gameDrawings = list;
 }
 
 export function closeGameEnd() {

@@ -3,6 +3,7 @@
 import { $, $$, el } from './dom.js';
 import { t } from './i18n.js';
 import { ui, send } from './context.js';
+import { ask } from './confirm-dialog.js';
 
 const PALETTE = [
   '#000000', '#4b5563', '#9ca3af', '#ffffff', '#7f1d1d', '#ef4444', '#f97316', '#facc15',
@@ -53,11 +54,32 @@ function buildWidths() {
       on: { click: () => {
         ui.board.width = w;
         for (const x of $$('button', widths)) x.setAttribute('aria-pressed', String(x === b));
+        updateBrushCursor();
       } },
     }, el('span', { className: 'width-dot', attrs: { 'aria-hidden': 'true' } }));
     b.style.setProperty('--w', `${Math.max(3, Math.min(26, w * 0.6))}px`);
     widths.append(b);
   });
+}
+
+const CURSOR_MAX = 120; // browsers ignore cursor images over 128 px
+const CURSOR_MIN = 4;
+
+/**
+ * The pen's and eraser's cursor: a ring as wide as the brush at the board's current
+ * scale (a crosshair for the fill tool, set by the CSS).
+ */
+export function updateBrushCursor() {
+  const board = ui.board;
+  const rect = board.canvas.getBoundingClientRect();
+  const scale = rect.width > 0 ? rect.width / board.model.w : 1;
+  const d = Math.round(Math.max(CURSOR_MIN, Math.min(CURSOR_MAX, board.width * scale)));
+  const size = d + 4;
+  const c = size / 2;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">`
+    + `<circle cx="${c}" cy="${c}" r="${d / 2}" fill="none" stroke="white" stroke-width="3"/>`
+    + `<circle cx="${c}" cy="${c}" r="${d / 2}" fill="none" stroke="black" stroke-width="1"/></svg>`;
+  board.canvas.style.setProperty('--brush-cursor', `url("data:image/svg+xml,${encodeURIComponent(svg)}") ${Math.round(c)} ${Math.round(c)}, crosshair`);
 }
 
 function onKey(ev) {
@@ -80,8 +102,8 @@ export function initToolbar() {
   for (const b of $$('[data-tool]')) b.addEventListener('click', () => setTool(b.dataset.tool));
   $('#tool-undo').addEventListener('click', () => ui.board.undo());
   $('#tool-clear').addEventListener('click', () => ui.board.clear());
-  $('#tool-skip').addEventListener('click', () => {
-    if (confirm(t('tools.skipConfirm'))) send({ t: 'skip' });
+  $('#tool-skip').addEventListener('click', async () => {
+    if (await ask('tools.skipConfirm')) send({ t: 'skip' });
   });
   document.addEventListener('keydown', onKey);
   setTool('pen');
@@ -100,4 +122,5 @@ export function setTool(tool) {
   ui.board.tool = tool;
   for (const b of $$('[data-tool]')) b.setAttribute('aria-pressed', String(b.dataset.tool === tool));
   ui.board.canvas.dataset.activeTool = tool;
+  updateBrushCursor();
 }
