@@ -199,17 +199,17 @@ def between_games(a, bob):
 
 
 def notices(a, bob, mock):
-    # slow_down: many lines at once
-    for i in range(9):
-        a.js("const i = document.getElementById('chat-input'); i.value = arguments[0]; document.getElementById('chat-form').requestSubmit();", f"fast {i}")
-    a.wait(lambda: "Slow down" in (a.text("#toasts") or ""), "the slow-down notice", timeout=10)
-    log("notice slow_down: shown")
     if mock:
         a.type_into("#chat-input", "!botpassed", enter=True)
         a.wait(lambda: any("had no new word" in t for t in chat_texts(a)), "the bot_passed line", timeout=10)
         log("notice bot_passed: shown (mock)")
     else:
         log("notice bot_passed: covered against the real server by the Swift tests (needs a bot without fresh words)")
+    # slow_down: many lines at once
+    for i in range(9):
+        a.js("const i = document.getElementById('chat-input'); i.value = arguments[0]; document.getElementById('chat-form').requestSubmit();", f"fast {i}")
+    a.wait(lambda: "Slow down" in (a.text("#toasts") or ""), "the slow-down notice", timeout=10)
+    log("notice slow_down: shown")
     set_locale(a, "de")
     if not any("Langsamer" in t or "kein neues Wort" in t for t in chat_texts(a) + [a.text("#toasts") or ""]):
         log("(the notices were toasts and have gone; the translation is checked by the unit tests)")
