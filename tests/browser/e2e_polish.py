@@ -83,9 +83,15 @@ def shot_of(p, css, name):
         log("saved", name)
 
 
+SHARE_STUB = "navigator.share = (d) => { window.__shared = d; return Promise.resolve(); };"
+
+
 def fresh_page(label, base, size, locale="en", mobile=False):
     p = party_page(label, size=size, mobile=mobile)
     p.base = base
+    if mobile:
+        # a phone's share sheet, recorded
+        p.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHARE_STUB})
     p.d.get(base + "/")
     p.wait(lambda: p.visible("#name-input"), "nickname screen")
     p.js("localStorage.clear(); sessionStorage.clear(); localStorage.setItem('drawserver.locale', arguments[0]);", locale)
@@ -101,6 +107,10 @@ def players_and_room(base, pages):
     a = fresh_page("alice", base, (1280, 720))
     pages.append(a)
     start_session(a, base, LONG_A)
+    bottom = a.js("return document.getElementById('create-submit').getBoundingClientRect().bottom")
+    if bottom > 720:
+        raise Failure(f"'Create room' is below the fold at 1280 x 720 (bottom {bottom:.0f})")
+    log(f"lobby: 'Create room' above the fold (bottom {bottom:.0f} px)")
     # the id and "Copy ID" live in the account menu, not in the top bar
     if a.visible("#me-id") or a.visible("#copy-id"):
         raise Failure("the player id or Copy ID shows in the top bar")
@@ -289,9 +299,26 @@ def kick(a, bob):
 def phone(base, pages):
     a = fresh_page("alice-phone", base, (390, 844), mobile=True)
     pages.append(a)
+    # the avatar grid: a part's choices as pictures, one tap picks
+    a.click('.avatar-part[data-part="eyes"] .avatar-part-name')
+    a.wait(lambda: a.js("return document.querySelectorAll('.avatar-option[data-part=eyes]').length") == 6, "the six eyes in the grid")
+    a.click('.avatar-option[data-part="eyes"][data-index="3"]')
+    stored = a.js("return JSON.parse(localStorage.getItem('drawserver.avatar')).eyes")
+    if stored != 3 or a.js("return document.querySelector('.avatar-option[data-index=\"3\"]').getAttribute('aria-pressed')") != "true":
+        raise Failure(f"the avatar grid did not pick eyes 4: stored {stored}")
+    a.screenshot("polish-avatar-grid-390")
+    log("avatar grid: one tap picks a choice")
     start_session(a, base, "Alice")
     a.js("const r = document.querySelector('#create-form [data-key=rounds]'); r.value = '1';")
     code = e2e.create_room(a, "Phone polish")
+    if a.text("#copy-invite") != "Share invite":
+        raise Failure(f"the phone offers {a.text('#copy-invite')!r} instead of the share sheet")
+    a.click("#copy-invite")
+    a.wait(lambda: a.js("return window.__shared && window.__shared.url"), "the share sheet")
+    shared = a.js("return window.__shared")
+    if not shared["url"].endswith(f"/?room={code}") or code not in shared["text"]:
+        raise Failure(f"the share sheet got {shared}")
+    log("invite: the phone's share sheet with the link")
     trio = [Bot(base, n) for n in ("Bob", "Carol", "Dave")]
     bots.extend(trio)
     for b in trio:

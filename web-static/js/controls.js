@@ -52,9 +52,22 @@ function initLobbyControls() {
 }
 
 function initInviteControls() {
+  // phones (and browsers with a share sheet) share the link; the others copy it
+  const canShare = typeof navigator.share === 'function';
+  if (canShare) $('#copy-invite').dataset.i18n = 'room.share';
+  $('#copy-invite').textContent = t(canShare ? 'room.share' : 'room.copyInvite');
   $('#copy-invite').addEventListener('click', async () => {
     if (!state.room?.code) return;
-    const link = `${location.origin}/?room=${encodeURIComponent(state.room.code)}`;
+    const code = state.room.code;
+    const link = `${location.origin}/?room=${encodeURIComponent(code)}`;
+    if (canShare) {
+      try {
+        await navigator.share({ title: document.title, text: t('room.shareText', { code }), url: link });
+        return;
+      } catch (err) {
+        if (err?.name === 'AbortError') return; // the player closed the sheet
+      }
+    }
     toast((await copyText(link)) ? t('room.inviteCopied') : t('room.inviteLink', { link }), 'success');
   });
   $('#copy-id').addEventListener('click', async () => {

@@ -6,6 +6,7 @@ import { normalizeCode, isValidCode, cleanName } from './util.js';
 import { buildSettingsFields, readSettingsChecked, wordLanguageName } from './settings-form.js';
 import { showSettingsAdjusted } from './notices.js';
 import { state, setName, setRooms, setRoomQuery } from './store.js';
+import { peopleAndBots, roomMatches, isPlaying } from './room-summary.js';
 import { conn, sounds, send, requestRooms } from './context.js';
 import { showScreen, currentScreen } from './screens.js';
 
@@ -43,31 +44,15 @@ export function phaseLabel(phase) {
   return key ? t(`phase.${key}`) : phase || '';
 }
 
-/** "3 + 1 bot" (people and bots) when bots are seated, else nothing. */
-export function peopleAndBots(r) {
-  const bots = Number(r.bots) || 0;
-  if (bots <= 0) return '';
-  const people = Math.max(0, (Number(r.players) || 0) - bots);
-  return bots === 1 ? t('lobby.withBot', { people }) : t('lobby.withBots', { people, bots });
-}
-
 /** The room's second line: code, word language, phase (with the round while playing). */
 function roomMeta(r) {
   const parts = [r.code || ''];
   if (r.language) parts.push(wordLanguageName(r.language));
-  const playing = ['choosing', 'drawing', 'turnEnd'].includes(r.phase);
+  const playing = isPlaying(r.phase);
   parts.push(playing && Number(r.round) > 0 && Number(r.rounds) > 0 ? t('room.roundOf', { round: r.round, rounds: r.rounds }) : phaseLabel(r.phase));
-  const mix = peopleAndBots(r);
+  const mix = peopleAndBots(r, t);
   if (mix) parts.push(mix);
   return parts.join(' · ');
-}
-
-/** Whether room `r` matches the search `q` (name, code or word language, any case). */
-export function roomMatches(r, q) {
-  const needle = String(q ?? '').trim().toLocaleLowerCase();
-  if (!needle) return true;
-  return [r.name, r.code, r.language, r.language ? wordLanguageName(r.language) : '']
-    .some((x) => String(x ?? '').toLocaleLowerCase().includes(needle));
 }
 
 function roomItem(r) {
@@ -93,7 +78,7 @@ function roomItem(r) {
 export function renderRoomList(rooms) {
   setRooms(rooms);
   const list = $('#room-list');
-  const items = state.rooms.filter((r) => roomMatches(r, state.roomQuery)).sort((a, b) => (b.players || 0) - (a.players || 0));
+  const items = state.rooms.filter((r) => roomMatches(r, state.roomQuery, wordLanguageName)).sort((a, b) => (b.players || 0) - (a.players || 0));
   list.replaceChildren(...items.map(roomItem));
   show($('#room-list-empty'), state.rooms.length === 0);
   const noMatch = $('#room-list-nomatch');

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'الحساب',
   'room.share': 'مشاركة الدعوة',
   'room.shareText': 'تعال ارسم معي في الغرفة {code}!',
+  'avatar.option': '{part} {n}',
 };

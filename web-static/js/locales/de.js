@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Konto',
   'room.share': 'Einladung teilen',
   'room.shareText': 'Komm zeichnen, Raum {code}!',
+  'avatar.option': '{part} {n}',
 };

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Account',
   'room.share': 'Share invite',
   'room.shareText': 'Come and draw with me in room {code}!',
+  'avatar.option': '{part} {n}',
 };

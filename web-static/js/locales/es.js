@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Cuenta',
   'room.share': 'Compartir invitación',
   'room.shareText': '¡Ven a dibujar conmigo en la sala {code}!',
+  'avatar.option': '{part} {n}',
 };

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Compte',
   'room.share': "Partager l'invitation",
   'room.shareText': 'Viens dessiner avec moi dans le salon {code} !',
+  'avatar.option': '{part} {n}',
 };

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Account',
   'room.share': 'Condividi invito',
   'room.shareText': 'Vieni a disegnare con me nella stanza {code}!',
+  'avatar.option': '{part} {n}',
 };

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Conta',
   'room.share': 'Compartilhar convite',
   'room.shareText': 'Venha desenhar comigo na sala {code}!',
+  'avatar.option': '{part} {n}',
 };

@@ -294,4 +294,5 @@ export default {
   'me.menu': 'Профиль',
   'room.share': 'Поделиться приглашением',
   'room.shareText': 'Приходи рисовать со мной в комнату {code}!',
+  'avatar.option': '{part} {n}',
 };
