@@ -43,7 +43,16 @@ const rows = [...document.querySelectorAll('#player-list .player, #spectator-lis
   const name = li.querySelector('.player-name');
   const parts = [li.querySelector('.avatar'), li.querySelector('.player-score'), ...li.querySelectorAll('.mark'), li.querySelector('.player-menu-btn')]
     .filter((e) => e && e.getClientRects().length).map((e) => ({ what: e.className.baseVal ?? e.className, ...box(e) }));
-  return { id: li.dataset.id, text: name.textContent, name: box(name), row: box(li), clipped: name.scrollWidth > name.clientWidth + 1, parts };
+  // a word drawn on two lines (broken inside it) is as unreadable as a cut one
+  const node = name.querySelector('bdi').firstChild;
+  const broken = [];
+  for (const m of node.textContent.matchAll(/\S+/g)) {
+    const r = document.createRange();
+    r.setStart(node, m.index);
+    r.setEnd(node, m.index + m[0].length);
+    if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) broken.push(m[0]);
+  }
+  return { id: li.dataset.id, text: name.textContent, name: box(name), row: box(li), clipped: name.scrollWidth > name.clientWidth + 1, broken, parts };
 });
 return { overflow: panel.scrollWidth > panel.clientWidth + 1, width: panel.getBoundingClientRect().width, rows };
 """
@@ -63,6 +72,8 @@ def check_players(p, what, min_panel=0):
     for r in m["rows"]:
         if r["clipped"] or r["name"]["w"] < 80:
             problems.append(f"{r['text']!r} is cut or crushed ({r['name']['w']:.0f} px)")
+        if r["broken"]:
+            problems.append(f"{r['text']!r} breaks inside {r['broken']}")
         if r["name"]["r"] > r["row"]["r"] + 1 or r["name"]["l"] < r["row"]["l"] - 1:
             problems.append(f"{r['text']!r} runs out of its row")
         boxes = [("name", r["name"])] + [(x["what"], x) for x in r["parts"]]
