@@ -116,6 +116,7 @@ export function readSettingsChecked(container) {
 
 /** The interface key of a setting's label (`settings.rounds`), or null. */
 export function settingLabelKey(field) {
+  if (field === 'language') return 'settings.language'; // settings_adjusted may name the word list used
   return NUMERIC.find(([key]) => key === field)?.[1] ?? null;
 }
 

@@ -133,3 +133,11 @@ test('room list: people and bots, search, playing phases', () => {
   assert.ok(roomMatches(r, '  '));
   assert.ok(isPlaying('drawing') && !isPlaying('lobby') && !isPlaying('gameEnd'));
 });
+
+test('settings_adjusted fields have their form labels (language too)', async () => {
+  const { settingLabelKey } = await import('../../../web-static/js/settings-form.js');
+  assert.equal(settingLabelKey('rounds'), 'settings.rounds');
+  assert.equal(settingLabelKey('drawTimeSec'), 'settings.drawTime');
+  assert.equal(settingLabelKey('language'), 'settings.language');
+  assert.equal(settingLabelKey('nonsense'), null);
+});
