@@ -108,9 +108,20 @@ def run(base, token, pages, bots):
     a.screenshot("gallery-podium")
     if a.js(f"return document.querySelector('{first} .drawing-ratings') === null"):
         raise Failure("no ratings on the gallery card")
+    # issue 39: cards of a row are equally high, their buttons at the same height
+    rows = a.js("""return [...document.querySelectorAll('#game-gallery-list .drawing-card')].map((c) => {
+        const b = c.getBoundingClientRect();
+        return [Math.round(b.top), b.height, c.querySelector('.drawing-actions').getBoundingClientRect().bottom]; });""")
+    same_row = [r for r in rows if r[0] == rows[0][0]]
+    if len(same_row) > 1 and (max(r[1] for r in same_row) - min(r[1] for r in same_row) > 1 or max(r[2] for r in same_row) - min(r[2] for r in same_row) > 1):
+        raise Failure(f"the gallery cards of a row differ in height or button line: {rows}")
     a.click(f"{first} .drawing-play")
     a.wait(lambda: ".apng" in a.js(f"return document.querySelector('{first} img').src") and img_loaded(a, f"{first} img"),
            "the time-lapse (APNG) playing in the card", timeout=60)
+    # while it plays the button says Stop with a stop icon (not a play triangle)
+    playing = a.js(f"const b = document.querySelector('{first} .drawing-play'); return [b.textContent.trim(), b.querySelector('svg').getAttribute('class')];")
+    if playing[0] != "Stop" or "icon-stop" not in playing[1]:
+        raise Failure(f"the playing time-lapse's button reads {playing}")
     for kind, ctype in (("png", "image/png"), ("apng", "image/apng")):
         href = a.js(f"return document.querySelector('{first} .drawing-{kind}').getAttribute('href')")
         status, got, body = http(base, href)
