@@ -8,6 +8,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "drawserver",
+    // The server (the `drawserver` executable, target DrawServer) runs on Linux only: it
+    // uses epoll (CEpoll) and Linux system calls directly. The libraries Canvas, Rooms,
+    // Bots and DrawClient are portable, so a native app on Apple platforms can use them;
+    // this minimum is for them.
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "drawserver", targets: ["DrawServer"]),
@@ -39,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
+        // zlib is a system library on Linux (zlib1g-dev) and in every Apple SDK; the module
+        // map's `link "z"` is what links it on both, so nothing more is needed on macOS.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
