@@ -8,6 +8,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "drawserver",
+    // The server (the `drawserver` executable, target DrawServer) runs on Linux only: it
+    // uses epoll (CEpoll) and Linux system calls directly. The libraries Canvas, Rooms,
+    // Bots and DrawClient are portable, so a native app on Apple platforms can use them;
+    // this minimum is for them.
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "drawserver", targets: ["DrawServer"]),
@@ -16,6 +20,8 @@ let package = Package(
         .library(name: "DrawClient", targets: ["DrawClient"]),
         .executable(name: "drawclient-example", targets: ["DrawClientExample"]),
         .library(name: "Bots", targets: ["Bots"]),
+        // The HTTP edge's request-head guard; a product so the fuzz package can drive it.
+        .library(name: "HTTPEdge", targets: ["HTTPEdge"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -37,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
+        // zlib is a system library on Linux (zlib1g-dev) and in every Apple SDK; the module
+        // map's `link "z"` is what links it on both, so nothing more is needed on macOS.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -71,6 +79,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Bad HTTP request heads answered at once (431, 400, 505, 408; TLS on the plain port
+        // closed): a state machine and the channel handlers that run it.
+        .target(
+            name: "HTTPEdge",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // `drawserver replay` and the core benchmarks, on the cores' public API and plain
         // SwiftNIO: nothing of the server's insides (README, "Load testing").
         .target(
@@ -98,6 +117,7 @@ let package = Package(
                 "DrawClient",
                 "LoadTester",
                 "WebSocketFrames",
+                "HTTPEdge",
                 "CEpoll",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -168,6 +188,7 @@ let package = Package(
             name: "DrawServerTests",
             dependencies: [
                 "DrawServer",
+                "HTTPEdge",
                 "LoadTester",
                 "WebSocketFrames",
                 "Canvas",

@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "drawserver", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +21,16 @@ let package = Package(
         .executableTarget(
             name: "FuzzMessages",
             dependencies: [.product(name: "Rooms", package: "drawserver")]
+        ),
+        .executableTarget(
+            name: "FuzzHTTPHead",
+            dependencies: [
+                .product(name: "HTTPEdge", package: "drawserver"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

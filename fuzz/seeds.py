@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hand-made seed inputs of the fuzz corpus (fuzz/corpus/{frames,messages}/seed-*).
+"""Writes the hand-made seed inputs of the fuzz corpus (fuzz/corpus/{frames,messages,http}/seed-*).
 
 Inputs found by fuzzing are merged in beside them with `-merge=1` (scripts/fuzz.sh), which
 keeps only those that add coverage. Run from anywhere: python3 fuzz/seeds.py
@@ -11,6 +11,7 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 FRAMES = os.path.join(HERE, "corpus", "frames")
 MESSAGES = os.path.join(HERE, "corpus", "messages")
+HTTP = os.path.join(HERE, "corpus", "http")
 
 BEGIN, POINTS, END, FILL, UNDO, CLEAR = 1, 2, 3, 4, 5, 6
 
@@ -169,6 +170,23 @@ raw_messages = {
     "neg-zero-index": b'{"t":"choose","index":-0.0}',
 }
 
+# What a client sends on a new HTTP connection (FuzzHTTPHead; its head limit is 512 bytes).
+http_heads = {
+    "get": b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+    "pipelined": b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /a HTTP/1.1\r\nHost: x\r\n\r\n",
+    "post-length": b"POST /api/drawings/abc/report HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello",
+    "chunked": b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+    "cl-te": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    "dup-cl": b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+    "version": b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+    "h2": b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    "tls": bytes([0x16, 3, 1, 0, 5, 1, 0, 0, 1, 0]),
+    "big": b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 700 + b"\r\n\r\n",
+    "partial": b"GET / HTTP/1.1\r\nHost: x\r\n",
+    "upgrade": b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+}
+
 
 def write(folder, name, data):
     os.makedirs(folder, exist_ok=True)
@@ -184,4 +202,6 @@ for name, obj in messages.items():
     write(MESSAGES, name, json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode())
 for name, data in raw_messages.items():
     write(MESSAGES, name, data)
-print(f"{len(frames) + len(logs)} frame seeds, {len(messages) + len(raw_messages)} message seeds")
+for name, data in http_heads.items():
+    write(HTTP, name, data)
+print(f"{len(frames) + len(logs)} frame seeds, {len(messages) + len(raw_messages)} message seeds, {len(http_heads)} HTTP seeds")

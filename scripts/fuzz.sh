@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # libFuzzer runs of the fuzz/ package: FuzzFrames (binary drawing codec, Drawing, stroke
-# logs) and FuzzMessages (JSON client messages). See docs/RELIABILITY-conformance.md.
+# logs), FuzzMessages (JSON client messages) and FuzzHTTPHead (what a client sends on a new
+# HTTP connection, through the HTTP edge's guard). See docs/RELIABILITY-conformance.md.
 #
 #   scripts/fuzz.sh                       # the long run: 10 minutes per target
 #   scripts/fuzz.sh --seconds 30          # a short pass (what scripts/test.d/50-fuzz-smoke runs)
 #   scripts/fuzz.sh --target frames --seconds 3600 --asan
 #   scripts/fuzz.sh --merge               # then fold new coverage into fuzz/corpus/ (-set_cover_merge=1)
 #
-# Options: --target frames|messages|both, --seconds N per target, --asan (also
-# AddressSanitizer: slower, separate build folder), --merge, --parallel (both targets at
-# once, one core each), --work DIR (generated corpus and crash artifacts; default
+# Options: --target frames|messages|http|all (both: frames and messages), --seconds N per
+# target, --asan (also AddressSanitizer: slower, separate build folder), --merge, --parallel
+# (the targets at once, sharing the cores), --work DIR (generated corpus and crash artifacts; default
 # out/fuzz, kept between runs). Exits non-zero when a target crashes (an invariant broke)
 # and prints the crashing input's path; replay it with `fuzz/.build-fuzz/release/FuzzX FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-target=both
+target=all
 seconds=600
 asan=false
 merge=false
@@ -37,8 +38,10 @@ done
 case "$target" in
     frames) targets=(frames) ;;
     messages) targets=(messages) ;;
+    http) targets=(http) ;;
     both) targets=(frames messages) ;;
-    *) echo "fuzz: --target frames|messages|both" >&2; exit 2 ;;
+    all) targets=(frames messages http) ;;
+    *) echo "fuzz: --target frames|messages|http|both|all" >&2; exit 2 ;;
 esac
 
 # `swift build --sanitize fuzzer`, not only `-Xswiftc -sanitize=fuzzer`: with SwiftPM's own
@@ -60,17 +63,19 @@ bin="$root/fuzz/$scratch/release"
 # before libFuzzer's handler, and libFuzzer would then never write the crashing input.
 export SWIFT_BACKTRACE=enable=no
 
-binary_of() { case "$1" in frames) echo "$bin/FuzzFrames" ;; messages) echo "$bin/FuzzMessages" ;; esac; }
+binary_of() { case "$1" in frames) echo "$bin/FuzzFrames" ;; messages) echo "$bin/FuzzMessages" ;; http) echo "$bin/FuzzHTTPHead" ;; esac; }
 options_of() {
     case "$1" in
         # Binary frames may be 64 KiB on the wire; 8 KiB inputs reach every opcode mix.
         frames) echo "-max_len=8192" ;;
         # Text frames are 4 KiB at most.
         messages) echo "-max_len=4096 -dict=$root/fuzz/messages.dict" ;;
+        # Past the target's 512-byte head limit, with room for a body and a second request.
+        http) echo "-max_len=2048 -dict=$root/fuzz/http.dict" ;;
     esac
 }
 
-run_target() { # $1: frames|messages
+run_target() { # $1: frames|messages|http
     local name=$1
     local corpus="$work/$name" artifacts="$work/artifacts/$name/"
     mkdir -p "$corpus" "$artifacts"

@@ -1,4 +1,12 @@
-import Foundation
+// Only for `memcmp`: the platform's C library, named per platform so that Canvas builds
+// for Apple platforms as well as Linux.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Raster {
     /// The smallest rectangle holding every pixel that differs from `other` (same size), or

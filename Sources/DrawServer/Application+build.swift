@@ -68,7 +68,10 @@ func buildApplication(
                     try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
                 }
             },
-            firstRequestTimeout: TimeAmount(limits.helloTimeout)
+            headGuard: limits.requestHead,
+            clock: server.clock,
+            misdirectedTLS: MisdirectedTLSLog(),
+            idleTimeout: limits.httpIdleTimeout
         )
     }
     return Application(

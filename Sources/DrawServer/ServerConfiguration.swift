@@ -1,4 +1,5 @@
 import Canvas
+import HTTPEdge
 import Rooms
 
 /// Everything `drawserver serve` can be told, with the protocol's defaults.
@@ -55,6 +56,11 @@ public struct ServerConfiguration: Sendable {
         /// Bytes that may wait in one connection's outbound queue before it is closed with 4008.
         public var outboundQueueBytes = 1 << 20
         public var helloTimeout: Duration = .seconds(10)
+        /// HTTP request heads: their size and how long one may take (`--max-request-head`,
+        /// `--header-timeout`).
+        var requestHead = RequestHeadGuard.Configuration()
+        /// How long a kept-alive HTTP connection may wait for its next request.
+        public var httpIdleTimeout: Duration = .seconds(60)
         public var permessageDeflate = false
         /// Chat, guesses and ratings per connection; beyond it they wait (shaped), so a burst
         /// is judged late and never faster than this.

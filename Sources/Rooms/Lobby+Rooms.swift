@@ -1,13 +1,15 @@
 extension Lobby {
-    /// Public rooms, fullest first, for `rooms` and `GET /api/rooms`.
+    /// Public rooms, fullest first, for `rooms` and `GET /api/rooms`. A room where no person
+    /// is connected is left out until someone is back: offered, it would seat a newcomer
+    /// among ghosts (a room restored after a restart whose players are still in their grace).
     public func publicRooms() -> [RoomSummary] {
-        rooms.values.filter(\.isPublic).sorted(by: Self.listOrder)
+        rooms.values.filter(\.isListed).sorted(by: Self.listOrder)
     }
 
     /// The public rooms here and those other nodes run (`remote`, from the shared store),
     /// in the list's order.
     public func publicRooms(including remote: [RoomSummary]) -> [RoomSummary] {
-        (rooms.values.filter(\.isPublic) + remote.filter { $0.isPublic && rooms[$0.code] == nil }).sorted(by: Self.listOrder)
+        (rooms.values.filter(\.isListed) + remote.filter { $0.isListed && rooms[$0.code] == nil }).sorted(by: Self.listOrder)
     }
 
     /// Every room, for moderators.
@@ -43,11 +45,12 @@ extension Lobby {
         return .success(code)
     }
 
-    /// Quickplay candidates: public rooms in `lobby` with a free seat, fullest first.
+    /// Quickplay candidates: listed rooms in `lobby` with a free seat, the most people
+    /// connected first, then the fullest. Never a room where nobody is connected.
     public func quickplayCandidates() -> [RoomCode] {
         rooms.values
-            .filter { $0.isPublic && $0.phase == .lobby && $0.players < $0.maxPlayers }
-            .sorted(by: Self.listOrder)
+            .filter(\.isQuickplayCandidate)
+            .sorted(by: RoomSummary.quickplayOrder)
             .map(\.code)
     }
 

@@ -19,6 +19,10 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         public var chatSince: Int?
         /// A bot seat's level; nil for people (and in snapshots written before bots).
         public var bot: BotLevel? = nil
+        /// Whether the member was connected when the snapshot was taken: what another node's
+        /// room list reads (`RoomSummary.connected`). A restore starts everyone disconnected
+        /// whatever it says. Nil in snapshots written before it.
+        public var connected: Bool? = nil
     }
 
     /// The turn being rated (drawing and its turnEnd).
@@ -129,7 +133,7 @@ extension Room {
                 RoomSnapshot.MemberState(
                     id: $0.id.rawValue, name: $0.name, score: $0.score, ready: $0.ready, spectator: $0.spectator,
                     guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order,
-                    avatar: $0.avatar, chatSince: $0.chatSince, bot: $0.bot
+                    avatar: $0.avatar, chatSince: $0.chatSince, bot: $0.bot, connected: $0.connected
                 )
             },
             phase: phase,

@@ -50,7 +50,8 @@ extension Room {
     public var summary: RoomSummary {
         RoomSummary(
             code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
-            bots: members.lazy.filter(\.isBot).count, language: settings.language, round: game?.round ?? 0, rounds: settings.rounds
+            bots: members.lazy.filter(\.isBot).count, connected: members.lazy.filter { $0.connected && !$0.isBot }.count,
+            language: settings.language, round: game?.round ?? 0, rounds: settings.rounds
         )
     }
 

@@ -116,6 +116,10 @@ public struct RoomSummary: Sendable, Hashable {
     /// How many of `players` are bots (seats they hold count in `players`, so a full room
     /// reads full); sent as `bots`.
     public var bots = 0
+    /// How many people (not bots) in the room are connected now. A room where nobody is (a
+    /// room restored after a restart whose players have not come back yet) is not listed
+    /// publicly and never chosen by quick play. Not sent.
+    public var connected: Int
     /// The word list's language, the round being played (0 outside a game) and the rounds
     /// a game has (issue 39).
     public var language = WordLanguage.defaultCode
@@ -124,9 +128,10 @@ public struct RoomSummary: Sendable, Hashable {
 
     public init(
         code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0,
-        language: String = WordLanguage.defaultCode, round: Int = 0, rounds: Int = RoomSettings().rounds
+        connected: Int? = nil, language: String = WordLanguage.defaultCode, round: Int = 0, rounds: Int = RoomSettings().rounds
     ) {
         self.bots = bots
+        self.connected = connected ?? players - bots
         self.language = language
         self.round = round
         self.rounds = rounds
@@ -136,6 +141,19 @@ public struct RoomSummary: Sendable, Hashable {
         self.players = players
         self.maxPlayers = maxPlayers
         self.phase = phase
+    }
+}
+
+extension RoomSummary {
+    /// Public and with a person connected: offered in the public list.
+    public var isListed: Bool { isPublic && connected > 0 }
+
+    /// A room quick play may seat a newcomer in.
+    public var isQuickplayCandidate: Bool { isListed && phase == .lobby && players < maxPlayers }
+
+    /// Quick play's preference: the most people connected, then the fullest, then by code.
+    public static func quickplayOrder(_ a: RoomSummary, _ b: RoomSummary) -> Bool {
+        (a.connected, a.players, b.code.rawValue) > (b.connected, b.players, a.code.rawValue)
     }
 }
 

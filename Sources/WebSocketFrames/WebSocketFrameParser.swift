@@ -8,7 +8,7 @@ import NIOWebSocket
 /// copied only to unmask it or when a frame spans two reads. On the server this replaced
 /// NIO's `ByteToMessageHandler` and `WebSocketFrameDecoder`, two more handlers (and their
 /// contexts and buffer) that every drawing frame passed on its way in, and in the load
-/// generator a large share of its CPU (docs/BENCHMARKS.md).
+/// generator a large share of its CPU (docs/benchmarks/replay.md).
 ///
 /// It refuses only what makes the byte stream unreadable or too big: the frame's meaning
 /// (masking, reserved bits, opcodes, fragmentation) is for its user to judge.

@@ -79,6 +79,27 @@ struct LobbyTests {
         #expect(lobby.publicRooms().map(\.code.rawValue) == ["CCCCCC", "DDDDDD", "BBBBBB", "AAAAAA"])
     }
 
+    /// A room restored after a restart whose players are all still in their grace has
+    /// nobody connected: quick play must never seat a newcomer there, nor the list offer it.
+    @Test mutating func quickplayAndTheListSkipRoomsWhereNobodyIsConnected() {
+        func summary(_ code: String, players: Int, connected: Int, bots: Int = 0) -> RoomSummary {
+            RoomSummary(code: RoomCode(parsing: code)!, name: code, isPublic: true, players: players, maxPlayers: 8, phase: .lobby, bots: bots, connected: connected)
+        }
+        lobby.update(summary("GGGGGG", players: 3, connected: 0))
+        lobby.update(summary("HHHHHH", players: 3, connected: 0, bots: 2))
+        lobby.update(summary("AAAAAA", players: 4, connected: 1))
+        lobby.update(summary("BBBBBB", players: 2, connected: 2))
+        #expect(lobby.quickplayCandidates().map(\.rawValue) == ["BBBBBB", "AAAAAA"])
+        #expect(lobby.publicRooms().map(\.code.rawValue) == ["AAAAAA", "BBBBBB"])
+        // Moderators still see every room.
+        #expect(lobby.allRooms().count == 4)
+        // Someone comes back: the room is offered again.
+        lobby.update(summary("GGGGGG", players: 3, connected: 1))
+        #expect(lobby.quickplayCandidates().contains(RoomCode(parsing: "GGGGGG")!))
+        let remote = [summary("RRRRRR", players: 5, connected: 0)]
+        #expect(!lobby.publicRooms(including: remote).map(\.code.rawValue).contains("RRRRRR"))
+    }
+
     @Test mutating func theRoomListMergesOtherNodesPublicRooms() {
         func summary(_ code: String, _ players: Int, isPublic: Bool = true) -> RoomSummary {
             RoomSummary(code: RoomCode(parsing: code)!, name: code, isPublic: isPublic, players: players, maxPlayers: 8, phase: .lobby)

@@ -1,7 +1,7 @@
 // Preloaded into a process (LD_PRELOAD) to catch descriptor misuse around libdispatch's
 // epoll set, which libdispatch answers with a crash in `_dispatch_event_loop_drain` long
 // after the fact. Found the test harness closing pipes under live dispatch read sources
-// (docs/BENCHMARKS.md, "Reading in small batches"). Use through scripts/dispatch-trap/run.
+// (docs/benchmarks/journal-overload-2026-11-25-26.md, "Reading in small batches"). Use through scripts/dispatch-trap/run.
 //
 // libdispatch's set is the first epoll set given a registration whose data is 1 (its
 // eventfd, DISPATCH_EPOLL_EVENTFD). Then:

@@ -430,6 +430,15 @@ class Page:
     def alerts(self):
         return self.js("return window.__alerts || [];")
 
+    def confirm(self, accept=True, what="the in-page question"):
+        """Answer the page's own question dialog (#confirm-dialog, not the native confirm());
+        returns its text."""
+        self.wait(lambda: self.js("return document.getElementById('confirm-dialog').open"), what, timeout=5)
+        text = self.text("#confirm-text")
+        self.click("#confirm-ok" if accept else "#confirm-cancel")
+        self.wait(lambda: not self.js("return document.getElementById('confirm-dialog').open"), "the question closed", timeout=5)
+        return text
+
     def my_id(self):
         return (self.text("#me-id") or "").strip()
 

@@ -250,6 +250,40 @@ def run(base, token, pages, bots):
     m.wait(lambda: "No such player" in (m.text("#kick-error") or ""), "'no such player' for an unknown id")
     m.js("document.querySelector('#kick-dialog').close()")
 
+    # ---- issue 39: at game end the thumbnail keeps the last drawing, as the players see it
+    ivy, jack = Bot(base, "Ivy"), Bot(base, "Jack")
+    bots += [ivy, jack]
+    ivy.send({"t": "create", "name": "Last picture", "public": True, "settings": {"rounds": 1}})
+    last = ivy.wait_for("room", what="ivy's room")["code"]
+    jack.send({"t": "join", "code": last})
+    jack.wait_for("room", lambda r: r.get("code") == last, what="jack in ivy's room")
+    ivy.send({"t": "start"})
+    for turn in range(2):
+        found = {}
+
+        def chooser():
+            for bot in (ivy, jack):
+                new = bot.find("choose", lambda msg: not msg.get("_done"))
+                if new:
+                    new[-1]["_done"] = True
+                    found["bot"] = bot
+                    return True
+            return False
+        m.wait(chooser, f"a word choice in turn {turn + 1}", timeout=20)
+        drawer = found["bot"]
+        drawer.send({"t": "choose", "index": 0})
+        drawer.wait_for("turn", lambda msg: "word" in msg and not msg.get("_done"), what="the bot's turn")["_done"] = True
+        bot_picture(drawer)
+        if turn == 1:
+            m.wait(lambda: (thumb_ink(m, last) or 0) > 0.01, "the last turn's drawing on the card", timeout=15)
+        drawer.send({"t": "skip"})
+    m.wait(lambda: card_phase(m, last) == "gameEnd", "the card at game end", timeout=20)
+    stamp = m.text("#mod-updated")
+    m.wait(lambda: m.text("#mod-updated") != stamp, "a refresh during game end", timeout=12)
+    if (thumb_ink(m, last) or 0) <= 0.01:
+        raise Failure("the thumbnail went blank at game end while the players still see the drawing")
+    log("game end: the thumbnail keeps the last drawing")
+
     # ---- a token that stops working: back to the login form
     m.js("sessionStorage.setItem('drawserver.moderatorToken', 'revoked-token');")
     m.d.refresh()

@@ -37,6 +37,9 @@ def menu_label(p, pid, action):
 def menu_action(p, pid, action):
     menu_label(p, pid, action)
     p.js(f"document.querySelector('#player-menu [data-action=\"{action}\"]').click()")
+    if action in ("votekick", "kick"):
+        # the page's own question (a <dialog>), never the browser's native confirm()
+        p.confirm(what=f"the question before {action}")
 
 
 def lobby_flows(base, pages):
@@ -77,8 +80,6 @@ def lobby_flows(base, pages):
         bot.wait_for("room")
         bid = str(bot.welcome["playerId"])
         a.wait(lambda: a.js("return document.querySelectorAll('#player-list .player').length") == 3, "three players")
-        for p in (a, b):
-            p.js("window.confirm = () => true;")
         # in the lobby only the host has a per-player menu (kick); vote kick applies in a game
         if b.js("return document.querySelectorAll('#player-list .player-menu-btn').length"):
             raise Failure("a non-host has player menus in the lobby")
@@ -124,6 +125,8 @@ def lobby_flows(base, pages):
     c.wait(lambda: c.visible("#banner") and "another tab" in (c.text("#banner-text") or ""), "the other tab now replaced")
     log("4001 handling: ok")
     a.click("#leave-room")
+    # a game runs (the votekick's): leaving asks first, in the page
+    a.confirm(what="the question before leaving a game")
     a.wait(lambda: a.visible("#screen-lobby"), "lobby after leave")
 
 
@@ -176,8 +179,8 @@ def phone_drawing(base, pages):
     a.click("#tool-clear")
     b.wait(lambda: not b.ink_near(lx, ly, 8), "clear relayed", timeout=8)
     log("fill / undo / clear: ok")
-    a.js("window.confirm = () => true;")
     a.click("#tool-skip")
+    a.confirm(what="the question before skipping")
     b.wait(lambda: b.visible("#overlay-turnend"), "turn end after skip")
     if "skipped" not in (b.text("#turnend-reason") or ""):
         raise Failure(f"unexpected turn-end reason text {b.text('#turnend-reason')!r}")

@@ -9,6 +9,13 @@ with a canvas replay for resumed players, guessed/turnEnd/gameEnd, invite, kick,
 votekick, spectate (flag only), /healthz and /api/rooms. It is NOT a reference
 implementation: when it and the protocol disagree, the protocol wins.
 
+Issue 39's additions (/work/coord/issue39-contract.md) are here too, so the client can
+be exercised before the real server has them: `guessed.word` and `room.solvedWord`,
+chat history lines with `kind`, `gameDrawings` on a resume, `notice` (slow_down after 5
+lines in 3 s, settings_adjusted, and bot_passed on the chat line "!botpassed"),
+`left.reason`, `room.nextGameMs` between games (MOCK_NEXT_GAME_MS, default 20000) and
+the RoomSummary's language/round/rounds/bots.
+
 Usage: python3 tests/browser/mock_server.py --port 8099 --web-root web-static
 """
 import argparse
@@ -30,6 +37,26 @@ from websockets.http11 import Response
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 WORDS = ["giraffe", "pizza", "rainbow", "castle", "bicycle", "volcano", "penguin", "guitar"]
 MOD_TOKEN = os.environ.get("MOCK_MODERATOR_TOKEN", "modtoken")
+NEXT_GAME_MS = int(os.environ.get("MOCK_NEXT_GAME_MS", "20000"))
+LIMITS = {"rounds": (1, 10), "drawTimeSec": (30, 240), "maxPlayers": (2, 16), "wordChoices": (1, 5), "hints": (0, 5)}
+HISTORY_MAX = 50
+CHAT_BUDGET = (5, 3.0)  # lines per seconds before slow_down
+
+
+def clamp_settings(raw):
+    """The settings with numbers moved into range, and {field: value used} for the moved ones."""
+    out, adjusted = dict(raw or {}), {}
+    for k, (lo, hi) in LIMITS.items():
+        if k in out:
+            try:
+                v = int(out[k])
+            except (TypeError, ValueError):
+                continue
+            c = min(hi, max(lo, v))
+            if c != v:
+                adjusted[k] = c
+            out[k] = c
+    return out, adjusted
 
 
 def lev(a, b):
@@ -97,6 +124,9 @@ class Room:
         self.log = []  # binary frames of the current turn
         self.task = None
         self.votes = {}
+        self.history = []  # chat history lines (with `kind`); "_to" marks a private line
+        self.drawings = []  # this game's finished turns with a drawing
+        self.next_game_at = None
 
     def drawer(self):
         if 0 <= self.drawer_idx < len(self.players):
@@ -108,7 +138,17 @@ class Room:
 
     def summary(self):
         return {"code": self.code, "name": self.name, "public": self.public, "players": len(self.players),
-                "maxPlayers": self.settings["maxPlayers"], "phase": self.phase}
+                "maxPlayers": self.settings["maxPlayers"], "phase": self.phase,
+                "language": self.settings.get("language", "en"), "round": self.round,
+                "rounds": self.settings["rounds"], "bots": 0}
+
+    def remember(self, line, to=None):
+        if to is not None:
+            line = {**line, "_to": to}
+        self.history = (self.history + [line])[-HISTORY_MAX:]
+
+    def history_for(self, p):
+        return [{k: v for k, v in line.items() if k != "_to"} for line in self.history if line.get("_to", p.id) == p.id]
 
     def state(self, for_player):
         d = self.drawer()
@@ -119,6 +159,10 @@ class Room:
                "players": [p.public() for p in self.players], "canvas": {"w": 800, "h": 600}}
         if d is for_player and self.word and self.phase == "drawing":
             msg["word"] = self.word
+        if for_player is not None and for_player.guessed and self.word and self.phase in ("drawing", "turnEnd"):
+            msg["solvedWord"] = self.word
+        if self.phase == "lobby" and self.next_game_at is not None:
+            msg["nextGameMs"] = max(0, int((self.next_game_at - time.monotonic()) * 1000))
         return msg
 
 
@@ -170,11 +214,11 @@ class Server:
         for frame in room.log:
             await self.send(p, frame)
 
-    async def leave(self, p):
+    async def leave(self, p, reason="left"):
         room = p.room
         if not room:
             return
-        await self.broadcast(room, {"t": "left", "playerId": p.id})
+        await self.broadcast(room, {"t": "left", "playerId": p.id, "reason": reason})
         idx = room.players.index(p)
         room.players.remove(p)
         p.room = None
@@ -196,6 +240,8 @@ class Server:
         if force or all(p.ready for p in seated):
             for p in room.players:
                 p.score = 0
+            room.next_game_at = None
+            room.drawings = []
             room.round = 1
             room.drawer_idx = -1
             await self.next_turn(room)
@@ -204,9 +250,12 @@ class Server:
 
     async def next_turn(self, room):
         room.drawer_idx += 1
+        # spectators never draw
+        while room.drawer_idx < len(room.players) and room.players[room.drawer_idx].spectator:
+            room.drawer_idx += 1
         if room.drawer_idx >= len(room.players):
             room.round += 1
-            room.drawer_idx = 0
+            room.drawer_idx = next((i for i, q in enumerate(room.players) if not q.spectator), 0)
             if room.round > room.settings["rounds"]:
                 return await self.game_end(room)
         room.phase = "choosing"
@@ -255,7 +304,14 @@ class Server:
             return
         room.phase = "turnEnd"
         deltas = scores or {}
-        await self.broadcast(room, {"t": "turnEnd", "word": room.word, "reason": reason, "scores": deltas})
+        end = {"t": "turnEnd", "word": room.word, "reason": reason, "scores": deltas}
+        if room.log:
+            d = room.drawer()
+            did = secrets.token_urlsafe(16)[:22]
+            end["drawing"] = {"id": did, "png": f"/d/{did}.png", "timelapse": f"/d/{did}.apng"}
+            room.drawings.append({**end["drawing"], "word": room.word, "drawer": d.id, "name": d.name, "round": room.round})
+        room.remember({"kind": "reveal", "word": room.word, "reason": reason})
+        await self.broadcast(room, end)
         await self.send_room(room)
         self.schedule(room, 3, lambda: self.next_turn(room))
 
@@ -272,9 +328,20 @@ class Server:
         room.phase = "lobby"
         room.word = None
         room.drawer_idx = -1
-        for p in room.players:
-            p.ready = False
+        # between games (issue 39): ready flags stay, a countdown runs to the next game
+        room.next_game_at = time.monotonic() + NEXT_GAME_MS / 1000
+        self.schedule(room, NEXT_GAME_MS / 1000, lambda: self.next_game(room))
         await self.send_room(room)
+
+    async def next_game(self, room):
+        room.next_game_at = None
+        ready = [p for p in room.players if p.ready and not p.spectator]
+        if room.phase != "lobby" or len(ready) < 2:
+            return await self.send_room(room)
+        for p in room.players:
+            if not p.ready:
+                p.spectator = True
+        await self.maybe_start(room, force=True)
 
     async def handle_chat(self, p, text):
         room = p.room
@@ -291,7 +358,9 @@ class Server:
                 pts = max(50, int(room.remaining() / 1000) * 5)
                 p.score += pts
                 d.score += pts // 2
-                await self.broadcast(room, {"t": "guessed", "playerId": p.id, "points": pts})
+                room.remember({"kind": "guessed", "playerId": p.id, "name": p.name})
+                await self.broadcast(room, {"t": "guessed", "playerId": p.id, "points": pts}, exclude=p)
+                await self.send(p, {"t": "guessed", "playerId": p.id, "points": pts, "word": room.word})
                 room.pending = getattr(room, "pending", {})
                 room.pending[p.id] = pts
                 room.pending[d.id] = room.pending.get(d.id, 0) + pts // 2
@@ -300,8 +369,13 @@ class Server:
                     await self.turn_end(room, "allGuessed", scores)
                 return
             if lev(a, b) <= (2 if len(b.replace(" ", "")) >= 8 else 1):
+                room.remember({"kind": "close", "text": text}, to=p.id)
                 return await self.send(p, {"t": "close", "text": text})
+        if text == "!botpassed":
+            room.remember({"kind": "passed", "playerId": "bot-pixel", "name": "Pixel"})
+            return await self.broadcast(room, {"t": "notice", "code": "bot_passed", "playerId": "bot-pixel", "name": "Pixel"})
         msg = {"t": "chat", "from": p.id, "name": p.name, "text": text}
+        room.remember({"from": p.id, "name": p.name, "text": text})
         if room.phase == "drawing" and (p.guessed or p is d):
             for q in room.players:
                 if q.guessed or q is d:
@@ -317,9 +391,12 @@ class Server:
         elif t == "create":
             if room:
                 return await self.error(p, "already_in_room", t)
-            r = Room(self.new_code(), msg.get("name") or f"{p.name}'s room", msg.get("public", True) is not False, msg.get("settings"), p)
+            settings, adjusted = clamp_settings(msg.get("settings"))
+            r = Room(self.new_code(), msg.get("name") or f"{p.name}'s room", msg.get("public", True) is not False, settings, p)
             self.rooms[r.code] = r
             await self.join(p, r)
+            if adjusted:
+                await self.send(p, {"t": "notice", "code": "settings_adjusted", "fields": adjusted})
         elif t == "join":
             r = self.rooms.get(str(msg.get("code", "")).upper())
             if not r:
@@ -351,9 +428,19 @@ class Server:
                 return await self.error(p, "not_host", t)
             if room.phase != "lobby":
                 return await self.error(p, "wrong_phase", t)
-            room.settings.update({k: v for k, v in (msg.get("settings") or {}).items() if k in room.settings})
+            settings, adjusted = clamp_settings(msg.get("settings"))
+            room.settings.update({k: v for k, v in settings.items() if k in room.settings})
+            if adjusted:
+                await self.send(p, {"t": "notice", "code": "settings_adjusted", "fields": adjusted})
             await self.send_room(room)
         elif t in ("chat", "guess"):
+            now = time.monotonic()
+            p.sent = [x for x in getattr(p, "sent", []) if now - x < CHAT_BUDGET[1]] + [now]
+            if len(p.sent) > CHAT_BUDGET[0]:
+                if now - getattr(p, "slowed", 0) >= CHAT_BUDGET[1]:
+                    p.slowed = now
+                    await self.send(p, {"t": "notice", "code": "slow_down", "retryMs": int((CHAT_BUDGET[1] - (now - p.sent[0])) * 1000)})
+                return
             await self.handle_chat(p, str(msg.get("text", "")))
         elif t == "choose":
             if room.drawer() is not p or room.phase != "choosing":
@@ -382,7 +469,7 @@ class Server:
                 await self.broadcast(room, {"t": "votekick", "target": target.id, "votes": len(votes), "needed": needed})
                 if len(votes) < needed:
                     return
-            await self.leave(target)
+            await self.leave(target, "votekicked" if t == "votekick" else "kicked")
             await self.send(target, {"t": "kicked"})
         elif t == "spectate":
             p.spectator = bool(msg.get("on"))
@@ -411,8 +498,17 @@ class Server:
             await ws.send(json.dumps({"t": "welcome", "playerId": p.id, "token": p.token, "resumed": resumed, "name": p.name}))
             if p.room:
                 await self.send_room(p.room)
+                await self.send(p, {"t": "chatHistory", "lines": p.room.history_for(p)})
+                if p.room.phase in ("choosing", "drawing", "turnEnd", "gameEnd"):
+                    await self.send(p, {"t": "gameDrawings", "drawings": p.room.drawings})
                 if p.room.phase in ("drawing", "turnEnd"):
                     await self.send_canvas(p, p.room)
+                    d = p.room.drawer()
+                    if p.room.phase == "drawing" and d:
+                        turn = {"t": "turn", "drawer": d.id, "round": p.room.round, "mask": mask_of(p.room.word), "remainingMs": p.room.remaining()}
+                        if d is p:
+                            turn["word"] = p.room.word
+                        await self.send(p, turn)
             async for data in ws:
                 if isinstance(data, bytes):
                     room = p.room
@@ -460,6 +556,8 @@ class Server:
         mod = auth == f"Bearer {MOD_TOKEN}"
         if auth and not mod:
             return connection.respond(401, "unauthorized\n")
+        if path.startswith("/d/"):
+            return self.respond(200, tiny_png(320, 240, (250, 230, 200)), "image/png")
         if path == "/api/rooms":
             rooms = [r.summary() for r in self.rooms.values() if r.public or mod]
             return self.respond(200, json.dumps(rooms).encode(), "application/json")

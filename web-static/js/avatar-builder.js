@@ -1,5 +1,5 @@
-// The avatar builder on the nickname screen: a preview and, per part, previous/next
-// buttons over the enumerated choices. The choice is remembered in localStorage.
+// The avatar builder on the nickname screen: a preview, per part previous/next buttons
+// and a tab, and a grid of every choice of the selected part (one tap picks). The choice is remembered in localStorage.
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -13,6 +13,7 @@ export class AvatarBuilder {
     this.preview = preview;
     this.parts = parts;
     this.onChange = onChange;
+    this.part = 'color'; // the part whose choices the grid shows
     this.avatar = loadAvatar();
     if (!this.avatar) {
       this.avatar = randomAvatar();
@@ -32,16 +33,40 @@ export class AvatarBuilder {
 
   render() {
     this.preview.replaceChildren(avatarNode(this.avatar, '', { size: 84 }));
-    this.parts.replaceChildren(...Object.keys(AVATAR_PARTS).map((part) => {
+    const rtl = document.documentElement.dir === 'rtl';
+    const rows = Object.keys(AVATAR_PARTS).map((part) => {
       const label = t(PART_LABELS[part]);
-      const count = AVATAR_PARTS[part];
       const step = (delta) => this.set(stepAvatar(this.avatar, part, delta));
-      const rtl = document.documentElement.dir === 'rtl';
       return el('div', { className: 'avatar-part', dataset: { part } },
         el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-prev', text: rtl ? '›' : '‹', attrs: { 'aria-label': t('avatar.prev', { part: label }) }, on: { click: () => step(-1) } }),
-        el('span', { className: 'avatar-part-name', text: `${label} ${this.avatar[part] + 1}/${count}` }),
+        el('button', {
+          type: 'button',
+          className: 'btn btn-ghost btn-xs avatar-part-name',
+          text: label,
+          attrs: { 'aria-pressed': String(part === this.part), 'aria-controls': 'avatar-grid' },
+          on: { click: () => { this.part = part; this.render(); } },
+        }),
         el('button', { type: 'button', className: 'btn btn-ghost btn-xs avatar-next', text: rtl ? '‹' : '›', attrs: { 'aria-label': t('avatar.next', { part: label }) }, on: { click: () => step(1) } }),
       );
-    }));
+    });
+    this.parts.replaceChildren(...rows, this.grid());
+  }
+
+  /** Every choice of the selected part, each drawn on the current avatar: one tap picks. */
+  grid() {
+    const part = this.part;
+    const label = t(PART_LABELS[part]);
+    const options = Array.from({ length: AVATAR_PARTS[part] }, (_, i) => {
+      const a = { ...this.avatar, [part]: i };
+      const name = t('avatar.option', { part: label, n: i + 1 });
+      return el('button', {
+        type: 'button',
+        className: 'avatar-option',
+        dataset: { part, index: String(i) },
+        attrs: { 'aria-pressed': String(this.avatar[part] === i), 'aria-label': name, title: name },
+        on: { click: () => this.set(a) },
+      }, avatarNode(a, '', { size: 34 }));
+    });
+    return el('div', { className: 'avatar-grid', id: 'avatar-grid', attrs: { role: 'group', 'aria-label': label } }, ...options);
   }
 }

@@ -46,3 +46,53 @@ export function mergeHistory(existing, history) {
 export function turnKey(round, drawer) {
   return `${round ?? ''}:${drawer ?? ''}`;
 }
+
+export const HISTORY_KINDS = Object.freeze(['chat', 'guessed', 'close', 'reveal', 'passed']);
+
+/**
+ * The identity of a chat log line for the merge: a player's line is {from, text}; a line
+ * of the game's context (`kind`) is {from: '#kind', text: what tells it apart}, the same
+ * for the line the page wrote live and the one a `chatHistory` brings back.
+ */
+export function contextKey(kind, line) {
+  switch (kind) {
+    case 'guessed':
+    case 'passed':
+      return { from: `#${kind}`, text: String(line.playerId ?? '') };
+    case 'close':
+      return { from: '#close', text: String(line.text ?? '') };
+    case 'reveal':
+      return { from: '#reveal', text: String(line.word ?? '') };
+    default:
+      return { from: String(line.from ?? ''), text: String(line.text ?? '') };
+  }
+}
+
+/**
+ * A `chatHistory`'s lines, checked: players' lines ({from, name, text}, no `kind`) and
+ * the game's context lines (`kind` guessed/close/reveal/passed); anything else is
+ * dropped. Each line gets `kind` and its merge identity `key` ({from, text}).
+ */
+export function normalizeHistory(lines) {
+  const out = [];
+  for (const l of Array.isArray(lines) ? lines : []) {
+    if (!l || typeof l !== 'object') continue;
+    const kind = l.kind === undefined ? 'chat' : l.kind;
+    if (!HISTORY_KINDS.includes(kind)) continue;
+    if (kind === 'chat' && typeof l.text !== 'string') continue;
+    if ((kind === 'guessed' || kind === 'passed') && l.playerId === undefined) continue;
+    if (kind === 'close' && typeof l.text !== 'string') continue;
+    if (kind === 'reveal' && typeof l.word !== 'string') continue;
+    const line = {
+      kind,
+      from: String(l.from ?? ''),
+      name: typeof l.name === 'string' ? l.name : '',
+      text: typeof l.text === 'string' ? l.text : '',
+      playerId: l.playerId === undefined ? undefined : String(l.playerId),
+      word: typeof l.word === 'string' ? l.word : undefined,
+      reason: typeof l.reason === 'string' ? l.reason : undefined,
+    };
+    out.push({ ...line, key: contextKey(kind, line) });
+  }
+  return out;
+}

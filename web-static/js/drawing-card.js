@@ -11,6 +11,34 @@ export const REPORT_REASONS = Object.freeze(['offensive', 'sexual', 'hateful', '
 
 export const GALLERY_LISTED_KEY = 'drawserver.galleryListed';
 
+export const MY_DRAWINGS_KEY = 'drawserver.myDrawings';
+const MY_DRAWINGS_MAX = 500;
+
+/** The ids of the drawings this browser drew (newest last), so none offers "Report". */
+export function myDrawings() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MY_DRAWINGS_KEY) || '[]');
+    return Array.isArray(list) ? list.filter(isDrawingId) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberMyDrawing(id) {
+  if (!isDrawingId(id)) return;
+  const list = myDrawings().filter((x) => x !== id);
+  list.push(id);
+  try {
+    localStorage.setItem(MY_DRAWINGS_KEY, JSON.stringify(list.slice(-MY_DRAWINGS_MAX)));
+  } catch {
+    /* storage full or off: the server still refuses the report */
+  }
+}
+
+export function isMyDrawing(id) {
+  return myDrawings().includes(id);
+}
+
 /** Whether this player's drawings from public rooms may be listed (remembered; default yes). */
 export function galleryListed() {
   try {
@@ -82,6 +110,8 @@ export function drawingCard(d, { onReport, size = 240 } = {}) {
       // A new URL each time restarts the animation from its first frame.
       img.src = playing ? still : `${apng}?max=${size}`;
       play.setAttribute('aria-pressed', String(!playing));
+      // the icon says what a click does now: ▷ starts the time-lapse, ■ stops it
+      play.firstChild.replaceWith(icon(playing ? 'play' : 'stop'));
       play.lastChild.textContent = playing ? t('gallery.play') : t('gallery.stop');
     } },
   }, icon('play'), el('span', { text: t('gallery.play') }));

@@ -8,7 +8,7 @@
 import { $, el, show, toast } from './dom.js';
 import { t, LOCALES, locale, initialLocale, setLocale, onLocaleChange } from './i18n.js';
 import { loadToken } from './connection.js';
-import { drawingCard } from './drawing-card.js';
+import { drawingCard, isMyDrawing } from './drawing-card.js';
 
 const PER_PAGE = 24;
 const state = { view: 'recent', lang: '', word: '', page: 1, hasMore: false, drawings: [] };
@@ -78,7 +78,7 @@ function render() {
   const canReport = Boolean(loadToken());
   grid.replaceChildren(...state.drawings.map((d) => drawingCard(d, {
     size: 240,
-    onReport: canReport ? (reason) => report(d.id, reason) : undefined,
+    onReport: canReport && !isMyDrawing(d.id) ? (reason) => report(d.id, reason) : undefined,
   })));
   show($('#gallery-report-hint'), !canReport && state.drawings.length > 0);
   $('#gallery-page').textContent = t('gallery.page', { n: state.page });

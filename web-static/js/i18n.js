@@ -50,6 +50,24 @@ export function t(key, params) {
   return format(text, params);
 }
 
+/**
+ * `t` as parts: [{text}, {text, param}], so a view can isolate each parameter (a name
+ * in another script, in <bdi>) instead of mixing it into one string.
+ */
+export function tParts(key, params = {}) {
+  const text = String(DICTIONARIES[current]?.[key] ?? en[key] ?? key);
+  const parts = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)\}/g)) {
+    if (m.index > last) parts.push({ text: text.slice(last, m.index) });
+    const v = params?.[m[1]];
+    parts.push(v === undefined || v === null ? { text: m[0] } : { text: String(v), param: m[1] });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}
+
 export function locale() {
   return current;
 }

@@ -19,6 +19,7 @@ const PATHS = {
   more: ['M5 12h.01', 'M12 12h.01', 'M19 12h.01'],
   flag: ['M5 21V4', 'M5 4h11l-2 4 2 4H5'],
   play: ['M7 4l13 8-13 8V4z'],
+  stop: ['M6 6h12v12H6z'],
   download: ['M12 4v11', 'M7 10l5 5 5-5', 'M5 20h14'],
 };
 

@@ -98,7 +98,7 @@ async function refresh() {
     await Promise.all([
       refreshHealth(),
       refreshReports(api, refresh),
-      ...rooms.map((r) => Promise.all([refreshThumb(String(r.code)), refreshDetail(String(r.code))])),
+      ...rooms.map((r) => Promise.all([keepsThumb(r) ? null : refreshThumb(String(r.code)), refreshDetail(String(r.code))])),
     ]);
   } catch (err) {
     handleError(err);
@@ -260,6 +260,14 @@ async function refreshDetail(code) {
   } catch (err) {
     if (err instanceof Unauthorized) throw err;
   }
+}
+
+/**
+ * At game end the players still see the last turn's drawing, but the room's canvas is
+ * already reset: the card keeps the last thumbnail it had instead of going blank.
+ */
+function keepsThumb(r) {
+  return r.phase === 'gameEnd' && Boolean(state.cards.get(String(r.code))?.url);
 }
 
 async function refreshThumb(code) {

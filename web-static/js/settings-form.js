@@ -2,7 +2,7 @@
 
 import { el } from './dom.js';
 import { t, locale } from './i18n.js';
-import { SETTING_LIMITS, buildSettings } from './util.js';
+import { SETTING_LIMITS, buildSettings, adjustedSettings } from './util.js';
 
 const NUMERIC = [
   ['rounds', 'settings.rounds', 1],
@@ -81,13 +81,43 @@ export function setWordLanguages(list) {
   for (const select of document.querySelectorAll('select[data-key=language]')) fillLanguageSelect(select);
 }
 
-/** Read the settings object (clamped to the protocol ranges). */
-export function readSettings(container) {
+function rawSettings(container) {
   const raw = {};
   for (const input of container.querySelectorAll('[data-key]')) {
     raw[input.dataset.key] = input.type === 'checkbox' ? input.checked : input.value;
   }
-  return buildSettings(raw);
+  return raw;
+}
+
+/** The display name of word language `code` ("Deutsch"), or the code itself. */
+export function wordLanguageName(code) {
+  return wordLanguages.find((l) => l.code === code)?.name || String(code ?? '');
+}
+
+/** Read the settings object (clamped to the protocol ranges). */
+export function readSettings(container) {
+  return buildSettings(rawSettings(container));
+}
+
+/**
+ * The settings to send and the fields moved into range ({field: value}); the form shows
+ * the values sent, so nothing is clamped silently.
+ */
+export function readSettingsChecked(container) {
+  const raw = rawSettings(container);
+  const settings = buildSettings(raw);
+  const adjusted = adjustedSettings(raw, settings);
+  for (const [key, value] of Object.entries(adjusted)) {
+    const input = container.querySelector(`[data-key="${key}"]`);
+    if (input) input.value = String(value);
+  }
+  return { settings, adjusted };
+}
+
+/** The interface key of a setting's label (`settings.rounds`), or null. */
+export function settingLabelKey(field) {
+  if (field === 'language') return 'settings.language'; // settings_adjusted may name the word list used
+  return NUMERIC.find(([key]) => key === field)?.[1] ?? null;
 }
 
 /** Show a settings object from the server. */

@@ -117,6 +117,20 @@ export function clampInt(value, min, max, fallback) {
   return Math.min(max, Math.max(min, n));
 }
 
+/**
+ * The numeric settings that `buildSettings` moved into range: {field: value used} for
+ * each raw value that was a number but not the one sent (an empty field is no change).
+ */
+export function adjustedSettings(raw, built) {
+  const out = {};
+  for (const key of Object.keys(SETTING_LIMITS)) {
+    const v = raw?.[key];
+    if (v === undefined || v === null || String(v).trim() === '' || !Number.isFinite(Number(v))) continue;
+    if (Number(v) !== built[key]) out[key] = built[key];
+  }
+  return out;
+}
+
 /** Build a settings object for `create`/`settings` from raw form values. */
 export function buildSettings(raw) {
   const s = {};

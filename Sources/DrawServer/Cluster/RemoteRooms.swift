@@ -70,12 +70,12 @@ final class RemoteRooms: Sendable {
     }
 
     /// A public room of another node a quick player may join: in its lobby, with a seat
-    /// free, the fullest first (as `Lobby.quickplayCandidates`).
+    /// free and a person connected, in `Lobby.quickplayCandidates`' order.
     var quickplayCandidate: (code: RoomCode, node: String)? {
         directory.withLock { d in
             d.publicRooms
-                .filter { $0.phase == .lobby && $0.players < $0.maxPlayers && d.owners[$0.code] != nil }
-                .max { ($0.players, $1.code.rawValue) < ($1.players, $0.code.rawValue) }
+                .filter { $0.isQuickplayCandidate && d.owners[$0.code] != nil }
+                .min(by: RoomSummary.quickplayOrder)
                 .flatMap { room in d.owners[room.code].map { (room.code, $0) } }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Canvas
 import Foundation
+import HTTPEdge
 import Hummingbird
 import Logging
 import Rooms
@@ -80,6 +81,12 @@ struct ServeCommand: AsyncParsableCommand {
     var saturationTime: Duration?
     @Option(name: [.customLong("saturation-release"), .customLong("saturation-release-seconds")], help: "How long the lag must stay below half of it before they are taken again (env DRAWSERVER_SATURATION_RELEASE_SECONDS; default 5s).", transform: DurationFlag.seconds)
     var saturationRelease: Duration?
+    @Option(help: "Largest HTTP request line and headers, in bytes; a larger head is answered 431 (env DRAWSERVER_MAX_REQUEST_HEAD; default 16384).")
+    var maxRequestHead: Int?
+    @Option(help: "How long an HTTP request head may take to arrive, from its first byte or the connection's start; a late one is answered 408 and closed (env DRAWSERVER_HEADER_TIMEOUT; default 5s).", transform: DurationFlag.seconds)
+    var headerTimeout: Duration?
+    @Option(help: "How long a kept-alive HTTP connection may sit idle between requests (env DRAWSERVER_HTTP_IDLE_TIMEOUT; default 60s).", transform: DurationFlag.seconds)
+    var httpIdleTimeout: Duration?
     @Option(help: "Chat and guesses per connection, N/Ts (env DRAWSERVER_CHAT_RATE; default 5/3s).")
     var chatRate: String?
     @Option(help: "Drawing frames per connection (env DRAWSERVER_FRAME_RATE; default 120/1s).")
@@ -263,6 +270,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let timeout = try DurationFlag.check(pingTimeout ?? env.duration("DRAWSERVER_PING_TIMEOUT_SECONDS", .seconds), "ping-timeout", .milliseconds(100) ... .seconds(3600)) {
             limits.pingTimeout = timeout
+        }
+        if let bytes = try maxRequestHead ?? env.int("DRAWSERVER_MAX_REQUEST_HEAD") {
+            // Below 1 KiB a browser's ordinary request (cookies, user agent) would not fit.
+            guard (1024 ... 1 << 20).contains(bytes) else { throw ValidationError("--max-request-head must be 1024 to 1048576 bytes") }
+            limits.requestHead.maxHeadBytes = bytes
+        }
+        if let timeout = try DurationFlag.check(headerTimeout ?? env.duration("DRAWSERVER_HEADER_TIMEOUT", .seconds), "header-timeout", .milliseconds(100) ... .seconds(600)) {
+            limits.requestHead.headerTimeout = timeout
+        }
+        if let timeout = try DurationFlag.check(httpIdleTimeout ?? env.duration("DRAWSERVER_HTTP_IDLE_TIMEOUT", .seconds), "http-idle-timeout", .seconds(1) ... .seconds(3600)) {
+            limits.httpIdleTimeout = timeout
         }
         func rate(_ flag: String?, _ key: String, _ name: String, _ current: Rate) throws -> Rate {
             guard let text = flag ?? env.string(key) else { return current }

@@ -1,3 +1,4 @@
+import HTTPEdge
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -46,24 +47,34 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Sets up the upgraded connection's pipeline, on its event loop; `deflate` is whether
     /// permessage-deflate was agreed.
     let serve: @Sendable (Route, _ deflate: Bool, any Channel) throws -> Void
-    /// A connection that has not sent a whole first request (an upgrade or any HTTP
-    /// request) by then is closed: it would otherwise stay open for as long as the peer
-    /// likes, and hold up the server's shutdown, which waits for every connection.
-    let firstRequestTimeout: TimeAmount
-    let http1 = HTTP1Channel.Configuration()
+    /// The request-head limits (`RequestHeadGuard`): a connection whose request head is too
+    /// large, malformed or late is answered and closed at once. A connection that never
+    /// sends a whole first request would otherwise stay open for as long as the peer likes,
+    /// and hold up the server's shutdown, which waits for every connection.
+    let headGuard: RequestHeadGuard.Configuration
+    /// The clock of the header timeout.
+    let clock: ServerClock
+    let misdirectedTLS: MisdirectedTLSLog
+    let http1: HTTP1Channel.Configuration
 
     init(
         responder: @escaping HTTPChannelHandler.Responder,
         route: @escaping @Sendable (HTTPRequestHead, any Channel) -> Route?,
         negotiateExtensions: @escaping @Sendable (HTTPHeaders) -> String?,
         serve: @escaping @Sendable (Route, Bool, any Channel) throws -> Void,
-        firstRequestTimeout: TimeAmount = .seconds(10)
+        headGuard: RequestHeadGuard.Configuration = .init(),
+        clock: ServerClock = ServerClock(),
+        misdirectedTLS: MisdirectedTLSLog = MisdirectedTLSLog(),
+        idleTimeout: Duration = .seconds(60)
     ) {
+        self.http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout))
         self.responder = Self.upgradeRedirectingResponder(responder)
         self.route = route
         self.negotiateExtensions = negotiateExtensions
         self.serve = serve
-        self.firstRequestTimeout = firstRequestTimeout
+        self.headGuard = headGuard
+        self.clock = clock
+        self.misdirectedTLS = misdirectedTLS
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -115,17 +126,32 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.enablePipelining = false  // pipelining is handled by NIOAsyncChannel
             pipeline.enableErrorHandling = false  // Hummingbird handles errors
             pipeline.enableResponseHeaderValidation = false  // HTTPTypes validates
-            pipeline.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
-            pipeline.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
+            pipeline.decoderConfiguration = headGuard.decoderLimits
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            let guardHandler = RequestHeadGuardHandler(
+                configuration: headGuard,
+                schedule: { [clock] delay, loop, body in clock.run(after: delay, on: loop, body) },
+                onMisdirectedTLS: { [clock, misdirectedTLS, logger] address in
+                    guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
+                    logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])
+                },
+                logger: logger
+            )
+            let tap = guardHandler.makeTap()
+            try channel.pipeline.syncOperations.addHandler(tap, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .before(upgradeHandler))
-            let deadline = channel.eventLoop.scheduleTask(in: firstRequestTimeout) { channel.close(promise: nil) }
-            result.whenComplete { _ in
-                deadline.cancel()
+            try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
+            let guards = NIOLoopBound((guardHandler, tap), eventLoop: channel.eventLoop)
+            result.whenComplete { outcome in
                 // Upgraded or not, the first request is past: no later byte should pay its hop.
                 channel.pipeline.syncOperations.removeHandler(checked.value, promise: nil)
+                // A WebSocket's bytes are not HTTP: the guard stays only on HTTP connections.
+                if case .success(.upgraded) = outcome {
+                    channel.pipeline.syncOperations.removeHandler(guards.value.0, promise: nil)
+                    channel.pipeline.syncOperations.removeHandler(guards.value.1, promise: nil)
+                }
             }
             return Value(upgradeResult: result, channel: channel)
         }

@@ -12,7 +12,7 @@ import Glibc
 /// Why not GRDB's own queue at a low priority: a nice-10 thread still keeps the CPU for its
 /// scheduling slice when an event loop wakes up (Linux's EEVDF protects a running slice),
 /// so each commit held back the deliveries that arrived meanwhile and raised p99 at light
-/// load (docs/BENCHMARKS.md, Persistence). A `SCHED_IDLE` thread is preempted as soon as an event loop
+/// load (docs/benchmarks/journal-load-2026-11-23-24.md, "What changed, measured"). A `SCHED_IDLE` thread is preempted as soon as an event loop
 /// wakes. Its commits run on this thread because GRDB's synchronous `write` runs on the
 /// calling thread; the policy is set once and never changed back (an unprivileged thread
 /// may not leave `SCHED_IDLE`), which is why the thread is not shared with anything else.

@@ -327,7 +327,7 @@ final class LiveRoom: Sendable {
     /// last snapshot keeps the random state and schedule that reveal the same letter at the
     /// same time after a restore (`RoomTurnTests.aRoomRestoredFromBeforeAHintRevealsTheSameLetter`),
     /// and hint reveals were most of a busy node's snapshot writes, each a whole room in
-    /// JSON (docs/BENCHMARKS.md, "Why the tail is where it is").
+    /// JSON (docs/benchmarks/journal-overload-2026-11-25-26.md, "Why the tail is where it is").
     static func storesState(_ effects: [RoomEffect]) -> Bool {
         effects.contains { effect in
             if case .send(.hint, _) = effect { return false }

@@ -28,7 +28,7 @@ enum PolledRead {
 /// it asks again. Saturated, that batch is every drawer (a turn of tens of milliseconds), and
 /// a socket that missed one batch is at the end of the next: a frame can wait most of two
 /// turns. Asked for a few sockets at a time, the kernel's ready list hands them out oldest
-/// first (docs/BENCHMARKS.md, "Reading in small batches").
+/// first (docs/benchmarks/journal-overload-2026-11-25-26.md, "Reading in small batches").
 ///
 /// Only a busy loop's connections are here: a connection moves over once its loop's turn
 /// has read more than `pollAfterReads` sockets through NIO, and goes back after

@@ -8,7 +8,7 @@ import WebSocketFrames
 /// The load generator reads every delivery of a run on one core, so its frame decoding is
 /// on the measured path: `WebSocketFrameParser` parses frames straight out of the buffers
 /// the socket read, where NIO's `ByteToMessageHandler` and `WebSocketFrameDecoder` cost
-/// a large share of the client's CPU (docs/BENCHMARKS.md). No extension is negotiated, so reserved bits are an
+/// a large share of the client's CPU (docs/benchmarks/replay.md). No extension is negotiated, so reserved bits are an
 /// error, and a server never masks.
 struct ReplayFrameDecoder {
     typealias Frame = WebSocketFrameParser.Frame

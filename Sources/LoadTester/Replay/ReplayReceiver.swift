@@ -28,7 +28,7 @@ final class ReplayReceiver: @unchecked Sendable {
         /// How often the loop reads what arrived. Not in any latency (the stamps are the
         /// kernel's); it only delays the generator's own answers (guesses, pongs) a little.
         /// 0.2 ms: with 1 ms, p50 at 256 x 8 read 0.4-0.5 ms high (a read is stamped with
-        /// its newest packet) and the client used more CPU, not less (docs/BENCHMARKS.md).
+        /// its newest packet) and the client used more CPU, not less (docs/benchmarks/replay.md).
         var interval = TimeAmount.microseconds(200)
         var readBufferSize = 1 << 16
         var eventsPerWait = 512

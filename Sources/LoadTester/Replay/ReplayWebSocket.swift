@@ -30,7 +30,7 @@ final class ReplayConnection: @unchecked Sendable {
     /// Held strongly until the close is reported, then let go (the peer holds this
     /// connection too). Not weak: a weak reference gives the peer a side table, and then
     /// every retain of it, several per received frame, took the runtime's slow path
-    /// (docs/BENCHMARKS.md).
+    /// (docs/benchmarks/journal-load-2026-11-23-24.md, "What changed, measured").
     private(set) var peer: (any ReplayPeer)?
     private var closedReported = false
     /// Set once we asked to close, so the close is not reported as unexpected.

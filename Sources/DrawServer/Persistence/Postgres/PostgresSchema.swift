@@ -94,6 +94,9 @@ enum PostgresSchema {
             "ALTER TABLE turn ADD COLUMN likes INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE turn ADD COLUMN dislikes INTEGER NOT NULL DEFAULT 0",
         ]),
+        // People connected in each room, for the other nodes' room lists and quick play;
+        // null (a row written before it) counts as connected.
+        (3, ["ALTER TABLE room ADD COLUMN connected INTEGER"]),
     ]
 
     /// Brings the schema up to date on `connection`, holding the advisory lock meanwhile so

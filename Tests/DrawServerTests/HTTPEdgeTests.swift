@@ -1,0 +1,290 @@
+import Foundation
+import HTTPEdge
+import NIOHTTP1
+import Rooms
+import Testing
+@testable import DrawServer
+
+/// Bad input at the HTTP edge is answered at once (issue 38): raw sockets against a live
+/// server whose header timeout is far away (an answer that comes at once is the guard's,
+/// not a timer's), and the timeout itself on virtual time.
+@Suite("HTTP edge", .serialized, .timeLimit(.minutes(1)))
+struct HTTPEdgeTests {
+    /// Time a raw client waits for the whole answer; the answers come in milliseconds.
+    static let patience: Duration = .seconds(5)
+
+    private func withEdgeServer(clock: ManualServerClock? = nil, _ body: @Sendable (Int) async throws -> Void) async throws {
+        try await withServer({ $0.limits.requestHead.headerTimeout = .seconds(600) }, clock: clock, body)
+    }
+
+    @Test func anOversizedHeaderIsAnswered431AtOnce() async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 128 * 1024))\r\n\r\n")
+            #expect(answer.status == 431, "\(answer.text.prefix(80))")
+            #expect(answer.closed)
+        }
+    }
+
+    @Test func anOversizedRequestLineIsAnswered431() async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, "GET /\(String(repeating: "a", count: 17 * 1024)) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(answer.status == 431)
+            #expect(answer.closed)
+        }
+    }
+
+    @Test func aHeadUnderTheLimitIsServed() async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: \(String(repeating: "a", count: 15 * 1024))\r\n\r\n")
+            #expect(answer.status == 200)
+        }
+    }
+
+    @Test func theLimitIsAFlag() async throws {
+        try await withServer({ $0.limits.requestHead.maxHeadBytes = 2048 }) { port in
+            let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 3000))\r\n\r\n")
+            #expect(answer.status == 431)
+        }
+    }
+
+    @Test(arguments: [
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+        "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+        "POST /api/drawings/x/report HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+    ])
+    func conflictingOrInvalidFramingIsAnswered400(request: String) async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, request)
+            #expect(answer.status == 400, "\(answer.text.prefix(120))")
+            #expect(answer.closed)
+            #expect(answer.responses == 1, "one answer for one request: \(answer.text)")
+        }
+    }
+
+    @Test(arguments: ["GET / HTTP/9.9\r\nHost: x\r\n\r\n", "GET / HTTP/2.0\r\nHost: x\r\n\r\n", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"])
+    func unknownVersionsAreAnswered505(request: String) async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, request)
+            #expect(answer.status == 505, "\(answer.text.prefix(120))")
+            #expect(answer.closed)
+        }
+    }
+
+    @Test func aTLSHandshakeIsClosedAtOnceWithoutAWord() async throws {
+        try await withEdgeServer { port in
+            // The start of a TLS 1.2 ClientHello record.
+            let hello: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00]
+            let answer = try await RawHTTP.exchange(port: port, bytes: hello)
+            #expect(answer.closed)
+            #expect(answer.bytes.isEmpty)
+        }
+    }
+
+    @Test func aGoodRequestPipelinedBeforeABadOneIsStillAnswered() async throws {
+        try await withEdgeServer { port in
+            let answer = try await RawHTTP.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/9.9\r\nHost: x\r\n\r\n")
+            #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text.prefix(80))")
+            #expect(answer.text.contains("HTTP/1.1 505"))
+            #expect(answer.closed)
+        }
+    }
+
+    @Test func aHeadThatNeverEndsGets408AfterTheHeaderTimeout() async throws {
+        let clock = ManualServerClock()
+        try await withServer({ $0.limits.requestHead.headerTimeout = .seconds(5) }, clock: clock) { port in
+            let socket = try RawHTTP.Connection(port: port)
+            defer { socket.close() }
+            socket.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+            try await waitUntil { clock.pending > 0 }
+            clock.advance(by: .seconds(4))
+            #expect(socket.isOpen)
+            clock.advance(by: .seconds(1))
+            let answer = await RawHTTP.offThePool { socket.readToEnd(patience: Self.patience) }
+            #expect(answer.status == 408)
+            #expect(answer.closed)
+        }
+    }
+
+    @Test func aConnectionThatSaysNothingIsClosedSilentlyAfterTheHeaderTimeout() async throws {
+        let clock = ManualServerClock()
+        try await withServer({ $0.limits.requestHead.headerTimeout = .seconds(5) }, clock: clock) { port in
+            let socket = try RawHTTP.Connection(port: port)
+            defer { socket.close() }
+            try await waitUntil { clock.pending > 0 }
+            clock.advance(by: .seconds(5))
+            let answer = await RawHTTP.offThePool { socket.readToEnd(patience: Self.patience) }
+            #expect(answer.closed)
+            #expect(answer.bytes.isEmpty)
+        }
+    }
+
+    @Test func aKeptAliveConnectionGetsANewHeaderDeadlineForEachRequest() async throws {
+        let clock = ManualServerClock()
+        try await withServer({ $0.limits.requestHead.headerTimeout = .seconds(5) }, clock: clock) { port in
+            let socket = try RawHTTP.Connection(port: port)
+            defer { socket.close() }
+            socket.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(await RawHTTP.offThePool { socket.readResponse(patience: Self.patience) }?.hasPrefix("HTTP/1.1 200") == true)
+            // Idle between requests is the idle timeout's business, not the header timeout's.
+            clock.advance(by: .seconds(30))
+            #expect(socket.isOpen)
+            let armed = clock.pending
+            socket.send(Array("GET /healthz HTTP/1.1\r\n".utf8))
+            try await waitUntil { clock.pending > armed }
+            clock.advance(by: .seconds(5))
+            let answer = await RawHTTP.offThePool { socket.readToEnd(patience: Self.patience) }
+            #expect(answer.status == 408)
+        }
+    }
+
+    @Test func aWebSocketUpgradeStillWorks() async throws {
+        try await withEdgeServer { port in
+            let client = TestClient.connect(port: port)
+            client.send(#"{"t":"hello","name":"Ada"}"#)
+            try await client.next("welcome")
+        }
+    }
+
+    @Test func misdirectedTLSIsLoggedOncePerAddressPerMinute() {
+        let log = MisdirectedTLSLog()
+        let start = Timestamp(milliseconds: 1_000)
+        #expect(log.shouldLog("192.0.2.1", now: start))
+        #expect(!log.shouldLog("192.0.2.1", now: start + 59_000))
+        #expect(log.shouldLog("192.0.2.2", now: start + 59_000))
+        #expect(log.shouldLog("192.0.2.1", now: start + 60_000))
+    }
+
+    @Test func theGuardWaitsForAnswersInFlightBeforeItRefuses() {
+        var machine = RequestHeadGuard()
+        #expect(machine.connectionStarted() == .armTimer)
+        #expect(machine.bytesArrived(firstByte: UInt8(ascii: "G")) == .none)
+        #expect(machine.headParsed() == .cancelTimer)
+        #expect(machine.requestEnded() == .none)
+        // The next head is bad while the first request is still being answered.
+        #expect(machine.parseFailed(.invalidVersion) == .none)
+        machine.responseStarted()
+        #expect(machine.responseEnded() == .refuse(.init(status: .httpVersionNotSupported, detail: "only HTTP/1.0 and HTTP/1.1 are spoken here")))
+        #expect(!machine.isReading)
+    }
+
+    @Test func aBrokenBodyWhoseRequestIsBeingAnsweredJustClosesAfterTheAnswer() {
+        var machine = RequestHeadGuard()
+        _ = machine.connectionStarted()
+        _ = machine.bytesArrived(firstByte: UInt8(ascii: "P"))
+        _ = machine.headParsed()
+        machine.responseStarted()
+        #expect(machine.parseFailed(.invalidChunkSize) == .none)
+        #expect(machine.responseEnded() == .refuse(nil))
+    }
+
+    @Test func theFirstByteOfATLSRecordClosesOnlyAtTheStart() {
+        var machine = RequestHeadGuard()
+        _ = machine.connectionStarted()
+        #expect(machine.bytesArrived(firstByte: RequestHeadGuard.tlsHandshakeRecord) == .close(.tlsOnPlainPort))
+        var http = RequestHeadGuard()
+        _ = http.connectionStarted()
+        _ = http.bytesArrived(firstByte: UInt8(ascii: "G"))
+        #expect(http.bytesArrived(firstByte: RequestHeadGuard.tlsHandshakeRecord) == .none)
+    }
+}
+
+/// Polls `condition` until it holds (a few seconds at most).
+private func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<500 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition never held")
+}
+
+/// A plain TCP client for requests no HTTP library would send.
+enum RawHTTP {
+    struct Answer {
+        var bytes: [UInt8]
+        /// The server closed the connection (end of stream) within the patience.
+        var closed: Bool
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        /// The first response's status code.
+        var status: Int? {
+            let parts = text.split(separator: " ", maxSplits: 2)
+            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1.") else { return nil }
+            return Int(parts[1])
+        }
+        var responses: Int { text.components(separatedBy: "HTTP/1.1 ").count - 1 }
+    }
+
+    static func exchange(port: Int, _ request: String) async throws -> Answer {
+        try await exchange(port: port, bytes: Array(request.utf8))
+    }
+
+    static func exchange(port: Int, bytes: [UInt8]) async throws -> Answer {
+        let connection = try Connection(port: port)
+        defer { connection.close() }
+        return await offThePool {
+            connection.send(bytes)
+            return connection.readToEnd(patience: HTTPEdgeTests.patience)
+        }
+    }
+
+    /// Runs blocking socket calls on a Dispatch thread: on the test's own (cooperative)
+    /// threads they would starve the in-process server's tasks on a two-core machine.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: body()) }
+        }
+    }
+
+    struct Connection: Sendable {
+        let fd: Int32
+
+        init(port: Int) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try connectToLoopback(fd, port: port)
+        }
+
+        func close() { _ = Glibc.close(fd) }
+
+        func send(_ bytes: [UInt8]) {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                // The server may refuse and stop reading before a large request is all sent.
+                guard sent > 0 else { return }
+                offset += sent
+            }
+        }
+
+        /// True while the server has not closed the connection (nothing to read yet).
+        var isOpen: Bool {
+            var pollfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&pollfd, 1, 0) == 0
+        }
+
+        /// Everything the server sends until it closes, or until `patience` runs out.
+        func readToEnd(patience: Duration) -> Answer {
+            var bytes: [UInt8] = []
+            let deadline = ContinuousClock.now + patience
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while ContinuousClock.now < deadline {
+                var pollfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let left = deadline - ContinuousClock.now
+                guard poll(&pollfd, 1, Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))) == 1 else { break }
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return Answer(bytes: bytes, closed: true) }
+                bytes += buffer[0..<count]
+            }
+            return Answer(bytes: bytes, closed: false)
+        }
+
+        /// One response's bytes (as text), read until they stop coming for a moment.
+        func readResponse(patience: Duration) -> String? {
+            var pollfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pollfd, 1, Int32(patience.components.seconds * 1000)) == 1 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
+        }
+    }
+}
