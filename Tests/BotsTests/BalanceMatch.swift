@@ -28,6 +28,7 @@ struct BalanceMatch {
         var settings = RoomSettings()
         settings.rounds = 3
         table = BotTable(seed: seed, settings: settings)
+        table.keepsTranscript = false
         if let style { table.styles[level] = style }
         self.model = model
         rng = SeededRandom(seed: seed &+ 0x9E37_79B9)

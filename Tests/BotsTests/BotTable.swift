@@ -18,6 +18,8 @@ struct BotTable {
     var pending: [(PlayerID, BotAction)] = []
     /// Styles to play instead of the levels' own (balance measurements).
     var styles: [BotLevel: BotStyle] = [:]
+    /// Off for long measurements: the transcript's strings cost more than the game.
+    var keepsTranscript = true
     /// Every message the host was sent, in order (a simulated person reads them).
     var heardByHost: [ServerMessage] = []
 
@@ -45,7 +47,7 @@ struct BotTable {
             switch effect {
             case .send(let message, let audience):
                 let json = message.jsonString
-                transcript.append("\(now.milliseconds) \(audience) \(json)")
+                if keepsTranscript { transcript.append("\(now.milliseconds) \(audience) \(json)") }
                 if recipients(audience).contains(host) { heardByHost.append(message) }
                 for id in recipients(audience) where brains[id] != nil {
                     let actions = brains[id]!.receive(text: json, now: now)
