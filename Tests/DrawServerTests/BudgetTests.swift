@@ -68,8 +68,11 @@ struct BudgetTests {
     @Test func roomCreationsPerAddressAreBudgeted() async throws {
         try await withServer({ $0.limits.roomCreationsPerIP = Rate(2, perMs: 60_000) }) { port in
             // Three connections from the same address, one room each: the third is refused.
+            // The first two stay connected: quick play never picks a room nobody is in.
+            var seated: [TestClient] = []
             for (index, name) in ["Ada", "Bob", "Cy"].enumerated() {
                 let client = TestClient.connect(port: port)
+                seated.append(client)
                 try await client.hello(name)
                 client.send(#"{"t":"create","public":true}"#)
                 if index < 2 {
