@@ -228,11 +228,13 @@ enum RawHTTP {
         }
     }
 
-    /// Runs blocking socket calls on a Dispatch thread: on the test's own (cooperative)
-    /// threads they would starve the in-process server's tasks on a two-core machine.
+    /// Runs blocking socket calls on a thread of their own. Not on the test's cooperative
+    /// threads, nor on Dispatch's global queue: on Linux both draw on the same few worker
+    /// threads (one per core), and a blocked poll there starved the in-process servers of
+    /// the whole suite.
     static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: body()) }
+            Thread { continuation.resume(returning: body()) }.start()
         }
     }
 
