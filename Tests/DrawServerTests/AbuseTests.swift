@@ -164,13 +164,13 @@ struct AbuseTests {
     /// reading what had arrived, which is how the close frame used to be lost.
     @Test func aPeerFloodingWithoutReadingFindsThe1008CloseFrame() async throws {
         try await withServer { port in
-            let peer = try RawWebSocket(port: port)
+            let peer = try await RawWebSocket(port: port)
             #expect(peer.status == 101)
             let dot = strokeBytes(from: Point(x: 10, y: 10), to: Point(x: 11, y: 11))
             let frame = [0x82, 0x80 | UInt8(dot.count), 1, 2, 3, 4] + dot.enumerated().map { $0.element ^ UInt8($0.offset % 4 + 1) }
-            let (written, writeError) = peer.flood(frame, maxBytes: 64 << 20)
+            let (written, writeError) = await peer.flood(frame, maxBytes: 64 << 20)
             #expect(writeError != ECONNRESET && writeError != EPIPE, "writing failed (errno \(writeError)) after \(written) bytes: the server reset the connection")
-            let (bytes, reset) = peer.readToEnd(within: 5)
+            let (bytes, reset) = await peer.readToEnd(within: 5)
             let frames = RawWebSocket.frames(in: bytes)
             let close = frames.last { $0.opcode == 0x8 }
             #expect(!reset, "the server closed with a reset after \(written) bytes; the peer got \(bytes.count) bytes")
@@ -187,7 +187,7 @@ struct AbuseTests {
                 try await client.hello("P\(i)")
                 clients.append(client)
             }
-            let refused = try RawWebSocket(port: port)
+            let refused = try await RawWebSocket(port: port)
             #expect(refused.status == 429)
             clients[0].close()
             _ = await clients[0].closeCode()
@@ -209,13 +209,13 @@ struct AbuseTests {
             try await ada.hello("Ada")
             let bob = TestClient.connect(port: port, headers: ["X-Forwarded-For": "203.0.113.2"])
             try await bob.hello("Bob")
-            let again = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 198.51.100.9, 203.0.113.1\r\n")
+            let again = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 198.51.100.9, 203.0.113.1\r\n")
             #expect(again.status == 429, "the rightmost untrusted entry counts, not the one the client wrote")
         }
         try await withServer({ $0.limits.maxConnectionsPerIP = 1 }) { port in
             let ada = TestClient.connect(port: port, headers: ["X-Forwarded-For": "203.0.113.1"])
             try await ada.hello("Ada")
-            let bob = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 203.0.113.2\r\n")
+            let bob = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-Forwarded-For: 203.0.113.2\r\n")
             #expect(bob.status == 429, "without --trusted-proxies the header is ignored: both are 127.0.0.1")
         }
     }
@@ -223,25 +223,25 @@ struct AbuseTests {
     /// NIO's upgrader refuses these by closing the connection; a client author gets told why.
     @Test func badHandshakesAreAnsweredNotDropped() async throws {
         try await withServer { port in
-            let noKey = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Version: 13\r\n")
+            let noKey = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Version: 13\r\n")
             #expect(noKey.status == 400)
-            let twoKeys = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: a2V5\r\nSec-WebSocket-Key: b3RoZXI=\r\nSec-WebSocket-Version: 13\r\n")
+            let twoKeys = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: a2V5\r\nSec-WebSocket-Key: b3RoZXI=\r\nSec-WebSocket-Version: 13\r\n")
             #expect(twoKeys.status == 400)
-            let oldVersion = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n")
+            let oldVersion = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n")
             #expect(oldVersion.status == 426)
             #expect(oldVersion.responseHead.lowercased().contains("sec-websocket-version: 13"))
-            let noVersion = try RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
+            let noVersion = try await RawWebSocket(port: port, handshake: "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")
             #expect(noVersion.status == 426)
             // And a good one still upgrades.
-            #expect(try RawWebSocket(port: port).status == 101)
+            #expect(try await RawWebSocket(port: port).status == 101)
         }
     }
 
     @Test func originsOutsideTheListGet403() async throws {
         try await withServer({ $0.limits.allowedOrigins = ["https://draw.example"] }) { port async throws in
-            #expect(try RawWebSocket(port: port, origin: "https://evil.example").status == 403)
-            #expect(try RawWebSocket(port: port, origin: "https://draw.example").status == 101)
-            #expect(try RawWebSocket(port: port).status == 101, "clients without Origin (native apps) are allowed")
+            #expect(try await RawWebSocket(port: port, origin: "https://evil.example").status == 403)
+            #expect(try await RawWebSocket(port: port, origin: "https://draw.example").status == 101)
+            #expect(try await RawWebSocket(port: port).status == 101, "clients without Origin (native apps) are allowed")
         }
     }
 
@@ -258,7 +258,7 @@ struct AbuseTests {
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")
             let code = try await seat(ada, [])
-            let slow = try RawWebSocket(port: port, receiveBuffer: 4096)
+            let slow = try await RawWebSocket(port: port, receiveBuffer: 4096)
             slow.sendText(#"{"t":"hello","name":"Slow"}"#)
             slow.sendText(#"{"t":"join","code":"\#(code)"}"#)
             try await ada.next("joined")
@@ -287,7 +287,7 @@ struct AbuseTests {
             }
             print("slow reader: queue overflowed after \(overflowAt.map { $0 - start } ?? .zero) of flooding; seat shown disconnected \(overflowAt.map { ContinuousClock.now - $0 } ?? .zero) after the overflow")
             #expect(disconnected, "the slow reader was disconnected")
-            #expect(slow.drain(seconds: 10) == nil, "its socket was closed by the server")
+            #expect(await slow.drain(seconds: 10) == nil, "its socket was closed by the server")
             let room = try await HTTP.get(port: port, path: "/metrics")
             #expect(room.text.contains("drawserver_queue_overflows_total 1"))
         }
@@ -301,7 +301,7 @@ struct AbuseTests {
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")
             let code = try await seat(ada, [])
-            let silent = try RawWebSocket(port: port)
+            let silent = try await RawWebSocket(port: port)
             silent.sendText(#"{"t":"hello","name":"Ghost"}"#)
             silent.sendText(#"{"t":"join","code":"\#(code)"}"#)
             try await ada.next("joined")

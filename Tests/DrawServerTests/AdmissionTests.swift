@@ -16,11 +16,15 @@ struct AdmissionTests {
         // The threshold is well under the slowed loops' lag (about 200 ms) and well over what
         // a loaded full test run causes on its own (at 40 ms, a run once saturated the
         // server before the test slowed it).
-        try await withServer({
+        try await withServerRuntime({
             $0.admission.lagThreshold = .milliseconds(100)
             $0.admission.engageAfter = .milliseconds(300)
             $0.admission.releaseAfter = .milliseconds(300)
-        }) { port in
+            // Event loops of its own (the shared group is the one of every other server in
+            // this process, and slowing that held up the whole suite for 20 s).
+            $0.eventLoopThreads = System.coreCount + 1
+        }) { runtime, port in
+            #expect(runtime.eventLoopGroup !== MultiThreadedEventLoopGroup.singleton)
             let ada = TestClient.connect(port: port)
             let bob = TestClient.connect(port: port)
             try await ada.hello("Ada")
@@ -28,7 +32,7 @@ struct AdmissionTests {
             let code = try await seat(ada, [])
             try await waitUntil(seconds: 20) { try await HTTP.get(port: port, path: "/readyz").status == 200 }
 
-            let slowing = LoopSlower()
+            let slowing = LoopSlower(group: runtime.eventLoopGroup)
             slowing.start(blockingMs: 290, everyMs: 300)
             do {
                 try await waitUntil(seconds: 20) { try await HTTP.get(port: port, path: "/readyz").text == "saturated" }
@@ -80,13 +84,16 @@ struct AdmissionTests {
     }
 }
 
-/// Holds every event loop of the shared group busy for `blockingMs` out of every `everyMs`.
+/// Holds every event loop of `group` busy for `blockingMs` out of every `everyMs`.
 final class LoopSlower: Sendable {
+    private let group: any EventLoopGroup
     private let running = Atomic<Bool>(false)
+
+    init(group: any EventLoopGroup) { self.group = group }
 
     func start(blockingMs: Int, everyMs: Int) {
         running.store(true, ordering: .relaxed)
-        for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() { tick(loop, blockingMs: blockingMs, everyMs: everyMs) }
+        for loop in group.makeIterator() { tick(loop, blockingMs: blockingMs, everyMs: everyMs) }
     }
 
     func stop() { running.store(false, ordering: .relaxed) }

@@ -139,20 +139,21 @@ struct BudgetTests {
         try await withServer({ $0.limits.connectionsPerIPRate = Rate(3, perMs: 60_000) }) { port in
             var upgrades: [RawWebSocket] = []
             for _ in 0..<3 {
-                let socket = try RawWebSocket(port: port)
+                let socket = try await RawWebSocket(port: port)
                 #expect(socket.status == 101)
                 upgrades.append(socket)
                 socket.close()
             }
             // Three opened and closed again: the fourth is over the rate, not over the cap.
-            #expect(try RawWebSocket(port: port).status == 429)
+            #expect(try await RawWebSocket(port: port).status == 429)
         }
         try await withServer({ configuration in
             configuration.limits.maxConnectionsPerIP = 1
             configuration.limits.connectionsPerIPRate = Rate(1, perMs: 60_000)
             configuration.limits.unlimitedAddresses = ["127.0.0.1"]
         }) { port in
-            let sockets = try (0..<5).map { _ in try RawWebSocket(port: port) }
+            var sockets: [RawWebSocket] = []
+            for _ in 0..<5 { sockets.append(try await RawWebSocket(port: port)) }
             #expect(sockets.allSatisfy { $0.status == 101 }, "an exempt address meets no per-address cap")
         }
     }

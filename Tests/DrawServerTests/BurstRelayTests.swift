@@ -1,5 +1,6 @@
 import Canvas
 import Foundation
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 #if canImport(Glibc)
@@ -23,9 +24,9 @@ struct BurstRelayTests {
             try await startTurn(ada, [bob])
 
             // Ada's seat moves to a raw socket, which can put several frames in one write.
-            let raw = try RawWebSocket(port: port)
+            let raw = try await RawWebSocket(port: port)
             raw.sendText(#"{"t":"hello","name":"Ada","token":"\#(ada.token)"}"#)
-            #expect(Self.read(raw, until: "\"welcome\""), "the resumed drawer is welcomed")
+            #expect(await Self.read(raw, until: "\"welcome\""), "the resumed drawer is welcomed")
 
             let strokes = (0..<4).map { strokeBytes(from: Point(x: 10 + 20 * $0, y: 10), to: Point(x: 10 + 20 * $0, y: 90)) }
             raw.write(strokes.flatMap { RawWebSocket.frame(opcode: 2, $0) })
@@ -41,14 +42,16 @@ struct BurstRelayTests {
 
     /// Reads what the server sends until `text` has appeared in it (the socket's receive
     /// timeout ends a wait that never succeeds).
-    static func read(_ raw: RawWebSocket, until text: String) -> Bool {
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while !String(decoding: received, as: UTF8.self).contains(text) {
-            let got = chunk.withUnsafeMutableBytes { recv(raw.socket, $0.baseAddress, $0.count, 0) }
-            guard got > 0 else { return false }
-            received += chunk[0..<got]
+    static func read(_ raw: RawWebSocket, until text: String) async -> Bool {
+        await offThePool { [socket = raw.socket] in
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while !String(decoding: received, as: UTF8.self).contains(text) {
+                let got = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard got > 0 else { return false }
+                received += chunk[0..<got]
+            }
+            return true
         }
-        return true
     }
 }

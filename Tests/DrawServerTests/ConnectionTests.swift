@@ -23,7 +23,7 @@ struct ConnectionTests {
             // it is the request timeout that closes it, not its arrival.
             #expect(try await HTTP.get(port: port, path: "/readyz").status == 200)
             #expect(socket.isOpen)
-            #expect(socket.waitForClose(seconds: 10))
+            #expect(await offThePool { socket.waitForClose(seconds: 10) })
         }
     }
 
@@ -143,7 +143,7 @@ struct CompressionTests {
 }
 
 /// A TCP connection that never says anything.
-private struct SilentSocket {
+private struct SilentSocket: Sendable {
     let fd: Int32
 
     init(port: Int) throws {

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOWebSocket
+import ServerTestSupport
 import Testing
 import WebSocketFrames
 @testable import DrawServer
@@ -17,24 +18,22 @@ import Glibc
 struct DirectWriteTests {
     /// Reads `count` bytes from a blocking descriptor on a thread of its own.
     static func read(_ count: Int, from descriptor: CInt) async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var received: [UInt8] = []
-                received.reserveCapacity(count)
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                while received.count < count {
-                    let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                    if got <= 0 { break }
-                    received += chunk[0..<got]
-                    usleep(200)  // a slow reader, so the writer's socket fills now and then
-                }
-                continuation.resume(returning: received)
+        await offThePool {
+            var received: [UInt8] = []
+            received.reserveCapacity(count)
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while received.count < count {
+                let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                if got <= 0 { break }
+                received += chunk[0..<got]
+                usleep(200)  // a slow reader, so the writer's socket fills now and then
             }
+            return received
         }
     }
 
-    /// Runs `body` on a thread of its own and waits for it (`DispatchQueue.sync` would run it
-    /// on this one, and the global queue's threads may all be busy reading).
+    /// Runs `body` on a thread of its own and waits for it, from an event loop's task
+    /// (`DispatchQueue.sync` would run it on this one).
     static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         Thread {

@@ -51,7 +51,7 @@ struct DrainClockTests {
             let ada = TestClient.connect(port: port)
             try await ada.hello("Ada")
             // Upgraded, then silent: it never reads the 1012 nor answers it.
-            let silent = try SilentWebSocketPeer(port: port)
+            let silent = try await SilentWebSocketPeer(port: port)
             #expect(silent.upgraded)
             try await waitUntil { runtime.server.connectionCount == 2 }
 

@@ -1,7 +1,13 @@
 import Foundation
 import HTTPEdge
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
 import NIOHTTP1
 import Rooms
+import ServerTestSupport
 import Testing
 @testable import DrawServer
 
@@ -98,7 +104,7 @@ struct HTTPEdgeTests {
             defer { socket.close() }
             socket.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
             // Without the clock moving, the half head is held, not answered.
-            let early = await RawHTTP.offThePool { socket.readToEnd(patience: .milliseconds(300)) }
+            let early = await offThePool { socket.readToEnd(patience: .milliseconds(300)) }
             #expect(!early.closed && early.bytes.isEmpty)
             // The server arms other timers on the same clock: step until the answer comes.
             let answer = await Self.stepUntilClosed(socket, clock: clock)
@@ -112,7 +118,7 @@ struct HTTPEdgeTests {
         var answer = RawHTTP.Answer(bytes: [], closed: false)
         for _ in 0..<30 where !answer.closed {
             clock.advance(by: .seconds(1))
-            let more = await RawHTTP.offThePool { socket.readToEnd(patience: .milliseconds(200)) }
+            let more = await offThePool { socket.readToEnd(patience: .milliseconds(200)) }
             answer = RawHTTP.Answer(bytes: answer.bytes + more.bytes, closed: more.closed)
         }
         return answer
@@ -135,7 +141,7 @@ struct HTTPEdgeTests {
             let socket = try RawHTTP.Connection(port: port)
             defer { socket.close() }
             socket.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-            #expect(await RawHTTP.offThePool { socket.readResponse(patience: Self.patience) }?.hasPrefix("HTTP/1.1 200") == true)
+            #expect(await offThePool { socket.readResponse(patience: Self.patience) }?.hasPrefix("HTTP/1.1 200") == true)
             // Idle between requests is the idle timeout's business, not the header timeout's.
             clock.advance(by: .seconds(30))
             #expect(socket.isOpen)
@@ -234,16 +240,6 @@ enum RawHTTP {
         }
     }
 
-    /// Runs blocking socket calls on a thread of their own. Not on the test's cooperative
-    /// threads, nor on Dispatch's global queue: on Linux both draw on the same few worker
-    /// threads (one per core), and a blocked poll there starved the in-process servers of
-    /// the whole suite.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
-
     struct Connection: Sendable {
         let fd: Int32
 
@@ -294,5 +290,39 @@ enum RawHTTP {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
         }
+    }
+}
+
+/// The guard leaves an upgraded connection before the WebSocket's handlers come: a refusal
+/// written as soon as they are added (an address over its connection cap, found only at
+/// accept) once reached the guard's tap, which takes only HTTP parts, and crashed the server.
+@Suite("HTTP edge: the upgrade")
+struct HTTPEdgeUpgradeTests {
+    @Test func bytesWrittenWhileTheWebSocketIsSetUpPassTheGuardUntouched() throws {
+        let channel = EmbeddedChannel()
+        let served = NIOLockedValueBox(false)
+        let serverChannel = GameServerChannel(
+            responder: { _, _, _ in },
+            route: { _, _ in .conformanceEcho },
+            negotiateExtensions: { _ in nil },
+            serve: { _, _, channel in
+                served.withLockedValue { $0 = true }
+                channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: "refused")), promise: nil)
+            }
+        )
+        _ = try serverChannel.setup(channel: channel, logger: Logger(label: "drawserver-test")).wait()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        let request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try channel.writeInbound(ByteBuffer(string: request))
+        channel.embeddedEventLoop.run()
+        #expect(served.withLockedValue { $0 })
+        var written: [UInt8] = []
+        while let part = try channel.readOutbound(as: IOData.self) {
+            if case .byteBuffer(let buffer) = part { written += Array(buffer: buffer) }
+        }
+        #expect(String(decoding: written.prefix(13), as: UTF8.self) == "HTTP/1.1 101 ")
+        #expect(written.suffix(13) == [13, 10, 13, 10, 0x81, 7] + Array("refused".utf8), "the frame, after the 101")
+        #expect(throws: (any Error).self) { try channel.pipeline.syncOperations.handler(type: RequestHeadGuardHandler.self) }
+        _ = try? channel.finish()
     }
 }

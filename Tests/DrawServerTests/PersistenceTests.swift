@@ -127,7 +127,7 @@ struct PersistenceTests {
         try await seat(clients[0], Array(clients[1...]))
         // A peer that completes the handshake but never reads or answers keeps the drain busy,
         // so /readyz can be seen answering 503 meanwhile; the drain timeout cuts it off.
-        let silent = try SilentWebSocketPeer(port: server.port)
+        let silent = try await SilentWebSocketPeer(port: server.port)
         #expect(silent.upgraded, "the silent peer's upgrade was accepted")
         try await waitUntil { try await HTTP.get(port: server.port, path: "/metrics").text.contains("drawserver_connections 6") }
         let start = ContinuousClock.now
@@ -139,7 +139,7 @@ struct PersistenceTests {
         }
         #expect(sawDraining, "readiness goes 503 while draining")
         // Upgrades are refused while draining.
-        let late = try SilentWebSocketPeer(port: server.port)
+        let late = try await SilentWebSocketPeer(port: server.port)
         #expect(!late.upgraded, "no WebSocket while draining: \(late.statusLine)")
         for client in clients { #expect(await client.closeCode() == 1012) }
         #expect(await server.waitForExit(seconds: 10) == 0)
@@ -161,8 +161,9 @@ final class SilentWebSocketPeer {
 
     var upgraded: Bool { statusLine.contains(" 101 ") }
 
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    init(port: Int) async throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
         try connectToLoopback(socket, port: port)
         let request = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         _ = request.withCString { send(socket, $0, strlen($0), 0) }
@@ -170,9 +171,12 @@ final class SilentWebSocketPeer {
         // response headers is consumed), with a timeout so a test never hangs here.
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while line.count < 200, recv(socket, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let line = await offThePool {
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while line.count < 200, recv(socket, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+            return line
+        }
         statusLine = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

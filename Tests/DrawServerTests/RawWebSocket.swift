@@ -1,10 +1,12 @@
 import Foundation
+import ServerTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A WebSocket peer over a plain socket, for misbehaving clients: one that stops reading,
-/// never answers pings, or sends what a well-behaved library would not.
+/// never answers pings, or sends what a well-behaved library would not. Whatever waits for
+/// the server runs `offThePool`, so a test's waiting never holds up the in-process servers.
 final class RawWebSocket {
     let socket: Int32
     /// The HTTP status of the upgrade answer (101 when it became a WebSocket).
@@ -25,7 +27,7 @@ final class RawWebSocket {
 
     /// - Parameter handshake: the `Sec-WebSocket-*` header lines to send instead of a valid key
     ///   and version 13.
-    init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil, handshake: String? = nil) throws {
+    init(port: Int, origin: String? = nil, receiveBuffer: Int32? = nil, handshake: String? = nil) async throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -38,12 +40,15 @@ final class RawWebSocket {
         if let origin { request += "Origin: \(origin)\r\n" }
         request += "\r\n"
         write(Array(request.utf8))
-        // Read the answer's head byte by byte so no WebSocket data is consumed with it.
-        var head: [UInt8] = []
-        var byte: UInt8 = 0
-        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard recv(socket, &byte, 1, 0) == 1 else { break }
-            head.append(byte)
+        let head = await offThePool { [socket] in
+            // Byte by byte, so no WebSocket data is consumed with the answer's head.
+            var head: [UInt8] = []
+            var byte: UInt8 = 0
+            while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+                guard recv(socket, &byte, 1, 0) == 1 else { break }
+                head.append(byte)
+            }
+            return head
         }
         responseHead = String(decoding: head, as: UTF8.self)
         let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self)
@@ -85,7 +90,11 @@ final class RawWebSocket {
     func sendText(_ text: String) { sendFrame(opcode: 1, Array(text.utf8)) }
 
     /// Reads whatever arrives within `seconds`; nil once the server closed the connection.
-    func drain(seconds: Double) -> Int? {
+    func drain(seconds: Double) async -> Int? {
+        await offThePool { [socket] in Self.drain(socket, seconds: seconds) }
+    }
+
+    private static func drain(_ socket: Int32, seconds: Double) -> Int? {
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let deadline = Date().addingTimeInterval(seconds)
@@ -109,7 +118,11 @@ extension RawWebSocket {
     /// the connection fails, the socket stops taking bytes for `stall` seconds, or
     /// `maxBytes` are written. Returns the bytes written and the error that ended it (0 when
     /// the socket stalled or the bound was reached).
-    func flood(_ frame: [UInt8], maxBytes: Int, stall: Double = 0.3) -> (written: Int, error: Int32) {
+    func flood(_ frame: [UInt8], maxBytes: Int, stall: Double = 0.3) async -> (written: Int, error: Int32) {
+        await offThePool { [socket] in Self.flood(socket, frame, maxBytes: maxBytes, stall: stall) }
+    }
+
+    private static func flood(_ socket: Int32, _ frame: [UInt8], maxBytes: Int, stall: Double) -> (written: Int, error: Int32) {
         var burst: [UInt8] = []
         while burst.count < 64 * 1024 { burst += frame }
         var written = 0
@@ -137,7 +150,11 @@ extension RawWebSocket {
 
     /// Reads until the server's FIN, a reset or `seconds`; returns what arrived and whether
     /// the connection was reset.
-    func readToEnd(within seconds: Double) -> (bytes: [UInt8], reset: Bool) {
+    func readToEnd(within seconds: Double) async -> (bytes: [UInt8], reset: Bool) {
+        await offThePool { [socket] in Self.readToEnd(socket, within: seconds) }
+    }
+
+    private static func readToEnd(_ socket: Int32, within seconds: Double) -> (bytes: [UInt8], reset: Bool) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)

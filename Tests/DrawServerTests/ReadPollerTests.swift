@@ -72,11 +72,11 @@ struct ReadPollerTests {
             bob.close()
             try await waitUntil { try await metricValue("drawserver_connections", port: port) == 1 }
             // A socket that just ends (no close frame).
-            let raw = try RawWebSocket(port: port)
+            let raw = try await RawWebSocket(port: port)
             raw.sendText(#"{"t":"hello","name":"Cy"}"#)
-            #expect(BurstRelayTests.read(raw, until: "\"welcome\""))
+            #expect(await BurstRelayTests.read(raw, until: "\"welcome\""))
             raw.sendText(#"{"t":"rooms"}"#)
-            #expect(BurstRelayTests.read(raw, until: "\"rooms\""))
+            #expect(await BurstRelayTests.read(raw, until: "\"rooms\""))
             try await waitUntil { try await metricValue("drawserver_connections", port: port) == 2 }
             raw.close()
             try await waitUntil { try await metricValue("drawserver_connections", port: port) == 1 }

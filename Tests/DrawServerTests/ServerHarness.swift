@@ -13,6 +13,15 @@ func withServer(
     clock: ManualServerClock? = nil,
     _ body: @Sendable (Int) async throws -> Void
 ) async throws {
+    try await withServerRuntime(configure, clock: clock) { _, port in try await body(port) }
+}
+
+/// `withServer`, with the runtime for tests that reach into it (its event loops).
+func withServerRuntime(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    clock: ManualServerClock? = nil,
+    _ body: @Sendable (DrawServerRuntime, Int) async throws -> Void
+) async throws {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
@@ -30,7 +39,7 @@ func withServer(
     try await runtime.prepare()
     let app = buildApplication(runtime: runtime, services: runtime.writer.map { [$0] } ?? [])
     try await app.test(.live) { client in
-        try await body(client.port ?? 0)
+        try await body(runtime, client.port ?? 0)
     }
     runtime.server.admission.stop()
 }
