@@ -82,6 +82,17 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             // Decided once: deciding spends the address's connection budget.
             let decided = NIOLoopBoundBox<Route?>(nil, eventLoop: channel.eventLoop)
+            let guardHandler = RequestHeadGuardHandler(
+                configuration: headGuard,
+                schedule: { [clock] delay, loop, body in clock.run(after: delay, on: loop, body) },
+                onMisdirectedTLS: { [clock, misdirectedTLS, logger] address in
+                    guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
+                    logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])
+                },
+                logger: logger
+            )
+            let tap = guardHandler.makeTap()
+            let guards = NIOLoopBound((guardHandler, tap), eventLoop: channel.eventLoop)
             let upgrader = WebSocketUpgrader<UpgradeResult>(
                 shouldUpgrade: { [route, negotiateExtensions] channel, head in
                     upgradeAttempted.value = true
@@ -96,6 +107,11 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { [negotiateExtensions, serve] channel, head in
                     channel.eventLoop.makeCompletedFuture {
                         guard let target = decided.value else { throw ChannelError.inappropriateOperationForState }
+                        // A WebSocket's bytes are not HTTP: the guard leaves before its
+                        // handlers come, whose first write may be a refusal's close frame (the
+                        // tap takes only HTTP parts). Both leave at once: neither delays removal.
+                        channel.pipeline.syncOperations.removeHandler(guards.value.0, promise: nil)
+                        channel.pipeline.syncOperations.removeHandler(guards.value.1, promise: nil)
                         try serve(target, negotiateExtensions(head.headers) != nil, channel)
                         return .upgraded
                     }
@@ -130,28 +146,12 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
-            let guardHandler = RequestHeadGuardHandler(
-                configuration: headGuard,
-                schedule: { [clock] delay, loop, body in clock.run(after: delay, on: loop, body) },
-                onMisdirectedTLS: { [clock, misdirectedTLS, logger] address in
-                    guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
-                    logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])
-                },
-                logger: logger
-            )
-            let tap = guardHandler.makeTap()
             try channel.pipeline.syncOperations.addHandler(tap, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(handshakeCheck, position: .before(upgradeHandler))
             try channel.pipeline.syncOperations.addHandler(guardHandler, position: .first)
-            let guards = NIOLoopBound((guardHandler, tap), eventLoop: channel.eventLoop)
-            result.whenComplete { outcome in
+            result.whenComplete { _ in
                 // Upgraded or not, the first request is past: no later byte should pay its hop.
                 channel.pipeline.syncOperations.removeHandler(checked.value, promise: nil)
-                // A WebSocket's bytes are not HTTP: the guard stays only on HTTP connections.
-                if case .success(.upgraded) = outcome {
-                    channel.pipeline.syncOperations.removeHandler(guards.value.0, promise: nil)
-                    channel.pipeline.syncOperations.removeHandler(guards.value.1, promise: nil)
-                }
             }
             return Value(upgradeResult: result, channel: channel)
         }
