@@ -57,6 +57,8 @@ public struct RequestHeadGuard: Sendable {
     public enum CloseReason: Equatable, Sendable {
         case tlsOnPlainPort
         case silentTimeout
+        /// The server is shutting down and the connection owes nobody an answer.
+        case shuttingDown
     }
 
     private enum State: Equatable {
@@ -137,6 +139,16 @@ public struct RequestHeadGuard: Sendable {
             return .close(.silentTimeout)
         }
         return refuse(Refusal(status: .requestTimeout, detail: "the request head did not arrive in time"))
+    }
+
+    /// The server is shutting down. A connection with no request to answer (none yet, or
+    /// only part of a head) closes now: left open, it would hold the shutdown up until its
+    /// header deadline. One with a request in flight is left to the HTTP server, which
+    /// closes it after the answer.
+    public mutating func quiesce() -> Action {
+        guard case .awaitingHead = state, unanswered == 0 else { return .none }
+        state = .finished
+        return .close(.shuttingDown)
     }
 
     private mutating func refuse(_ refusal: Refusal) -> Action {

@@ -72,6 +72,10 @@ public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChan
             context.close(promise: nil)
             return
         }
+        if event is ChannelShouldQuiesceEvent {
+            perform(machine.quiesce())
+            guard machine.isReading else { return }
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

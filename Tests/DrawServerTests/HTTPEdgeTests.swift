@@ -191,6 +191,30 @@ struct HTTPEdgeTests {
         #expect(machine.responseEnded() == .refuse(nil))
     }
 
+    /// A shutdown waits for every connection: one with nothing to answer closes at once
+    /// instead of at its header deadline (600 s in this suite, which once held a test's
+    /// server shutdown for that long).
+    @Test func aShutdownClosesConnectionsThatOweNoAnswer() {
+        var silent = RequestHeadGuard()
+        _ = silent.connectionStarted()
+        #expect(silent.quiesce() == .close(.shuttingDown))
+        #expect(!silent.isReading)
+        var partial = RequestHeadGuard()
+        _ = partial.connectionStarted()
+        _ = partial.bytesArrived(firstByte: UInt8(ascii: "G"))
+        #expect(partial.quiesce() == .close(.shuttingDown))
+        var answering = RequestHeadGuard()
+        _ = answering.connectionStarted()
+        _ = answering.bytesArrived(firstByte: UInt8(ascii: "G"))
+        _ = answering.headParsed()
+        #expect(answering.quiesce() == .none, "the HTTP server closes it after its answer")
+        _ = answering.requestEnded()
+        #expect(answering.quiesce() == .none, "its response has not ended yet")
+        answering.responseStarted()
+        _ = answering.responseEnded()
+        #expect(answering.quiesce() == .close(.shuttingDown))
+    }
+
     @Test func theFirstByteOfATLSRecordClosesOnlyAtTheStart() {
         var machine = RequestHeadGuard()
         _ = machine.connectionStarted()
@@ -324,5 +348,25 @@ struct HTTPEdgeUpgradeTests {
         #expect(written.suffix(13) == [13, 10, 13, 10, 0x81, 7] + Array("refused".utf8), "the frame, after the 101")
         #expect(throws: (any Error).self) { try channel.pipeline.syncOperations.handler(type: RequestHeadGuardHandler.self) }
         _ = try? channel.finish()
+    }
+
+    static var farHeaderTimeout: RequestHeadGuard.Configuration {
+        var configuration = RequestHeadGuard.Configuration()
+        configuration.headerTimeout = .seconds(600)
+        return configuration
+    }
+
+    @Test func aConnectionThatSaidNothingClosesWhenTheServerShutsDown() throws {
+        let channel = EmbeddedChannel()
+        let serverChannel = GameServerChannel(
+            responder: { _, _, _ in }, route: { _, _ in nil }, negotiateExtensions: { _ in nil }, serve: { _, _, _ in },
+            headGuard: Self.farHeaderTimeout
+        )
+        _ = try serverChannel.setup(channel: channel, logger: Logger(label: "drawserver-test")).wait()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        #expect(channel.isActive)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive, "closed at once, not at the header deadline")
     }
 }
