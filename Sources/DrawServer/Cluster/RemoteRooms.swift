@@ -93,6 +93,27 @@ final class RemoteRooms: Sendable {
 
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
 
+    private let ownerLookup = Mutex<(@Sendable (RoomCode) async -> String?)?>(nil)
+
+    /// Set on a shared store: finds the node that holds a room's lease.
+    func setOwnerLookup(_ lookup: @escaping @Sendable (RoomCode) async -> String?) {
+        ownerLookup.withLock { $0 = lookup }
+    }
+
+    /// Whether a room missing here and from the directory may still run on another node.
+    var looksUpOwners: Bool { ownerLookup.withLock { $0 != nil } }
+
+    /// The node that runs `code`: from the directory, else from the store. A room made on
+    /// another node since the last refresh is joinable at once (an invite link clicked
+    /// straight away), not `room_not_found` until the refresh.
+    func findOwner(of code: RoomCode) async -> String? {
+        if let node = owner(of: code) { return node }
+        guard let lookup = ownerLookup.withLock({ $0 }), let node = await lookup(code) else { return nil }
+        // Until the next refresh replaces the directory, with this room in it.
+        directory.withLock { $0.owners[code] = $0.owners[code] ?? node }
+        return node
+    }
+
     var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }
 
     var allRooms: [Listed] { directory.withLock { $0.allRooms } }

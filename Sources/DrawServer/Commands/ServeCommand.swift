@@ -225,6 +225,11 @@ struct ServeCommand: AsyncParsableCommand {
                 var storeConfiguration = PostgresGameStore.Configuration()
                 storeConfiguration.turnRetention = configuration.persistence.turnRetention
                 storeConfiguration.leases = configuration.cluster.leases
+                // Tests only: holds the directory back so a room it has not listed yet can be
+                // asked for on purpose.
+                if let ms = try env.int("DRAWSERVER_TEST_DIRECTORY_INTERVAL_MS") {
+                    storeConfiguration.directoryInterval = .milliseconds(ms)
+                }
                 postgres = try await PostgresGameStore.open(url: url, nodeID: configuration.cluster.nodeID, configuration: storeConfiguration, logger: logger)
             } catch let error as StoreURLError {
                 logger.critical("cannot start: \(error)")

@@ -89,7 +89,7 @@ extension DrawServerRuntime {
     private func forwardToOwner(_ request: Request, _ context: DrawRequestContext) async throws -> Response? {
         guard let bus, let text = context.parameters.get("code"), let code = RoomCode(parsing: text), server.room(code) == nil,
               !request.headers.contains(where: { $0.name.canonicalName == NodeForwarder.forwardedHeader.lowercased() }),
-              let node = server.remoteRooms.owner(of: code), let base = bus.url(of: node)
+              let node = await server.remoteRooms.findOwner(of: code), let base = bus.url(of: node)
         else { return nil }
         let forwarder = NodeForwarder(eventLoopGroup: eventLoopGroup)
         let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path

@@ -74,6 +74,7 @@ final class DrawServerRuntime: Sendable {
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { code in server.abandon(code) }
             server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
+            server.remoteRooms.setOwnerLookup { code in await postgres.leaseOwner(of: code) }
             server.remoteRooms.setCommit { await postgres.flush() }
             server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
             postgres.onOrphans { stored in

@@ -50,11 +50,23 @@ extension GameServer {
         case .failure(let error):
             // Run by another node: the client reconnects there (through the balancer) and
             // joins again.
-            if error.code == .roomNotFound, let code = RoomCode(parsing: text), let node = remoteRooms.owner(of: code) {
+            guard error.code == .roomNotFound, let code = RoomCode(parsing: text) else { return error }
+            if let node = remoteRooms.owner(of: code) {
                 remoteRooms.sendRedirect(room: code, node: node, to: outbox)
                 return nil
             }
-            return error
+            // Not in the directory yet (made on another node since its last refresh): the
+            // store says, and the answer follows.
+            guard remoteRooms.looksUpOwners else { return error }
+            let (remoteRooms, refusal) = (self.remoteRooms, error.withRef("join"))
+            Task {
+                if let node = await remoteRooms.findOwner(of: code) {
+                    remoteRooms.sendRedirect(room: code, node: node, to: outbox)
+                } else {
+                    self.send(.error(refusal), to: outbox)
+                }
+            }
+            return nil
         case .success(let (room, name)): return room.join(player, name: name, outbox: outbox)
         }
     }
