@@ -285,7 +285,8 @@ extension PersistenceTests {
             let welcome = try await moved.hello("Bob", token: bob.token)
             #expect(welcome["resumed"]?.boolValue == true)
             #expect(welcome["playerId"]?.stringValue == bob.playerID)
-            // Node two learns within its directory interval (0.5 s) that node one runs the room.
+            // Node two asks the store on a miss, so the redirect comes even before its
+            // directory (read every 0.5 s) lists the room.
             var redirect: [String: JSONValue] = [:]
             try await waitUntil {
                 moved.send(#"{"t":"join","code":"\#(code)"}"#)
@@ -296,10 +297,13 @@ extension PersistenceTests {
             #expect(redirect["room"]?.stringValue == code)
             #expect(redirect["node"]?.stringValue == "one")
             #expect(redirect["path"]?.stringValue == "/ws?node=one")
-            // The room list of node two shows node one's public room.
-            moved.send(#"{"t":"rooms"}"#)
-            let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
-            #expect(listed.contains(code))
+            // The room list of node two shows node one's public room once its directory
+            // is read again (within 0.5 s).
+            try await waitUntil {
+                moved.send(#"{"t":"rooms"}"#)
+                let listed = try await moved.next("rooms")["rooms"]?.arrayValue?.compactMap { $0.objectValue?["code"]?.stringValue } ?? []
+                return listed.contains(code)
+            }
             // The moderator's view of a room names the node that runs it.
             let detail = try await PersistenceTests().room(one.port, code)
             #expect(detail["node"]?.stringValue == "one")
