@@ -56,25 +56,21 @@ extension PostgresGameStore {
     }
 
     /// The live node, other than this one, that holds `code`'s lease: for a room made since
-    /// the last directory refresh. A few tries with growing pauses, as for a player: the
-    /// lease of a room made a moment ago may not be committed yet.
+    /// the last directory refresh. Asked again as for a player: the lease of a room made a
+    /// moment ago may not be committed yet.
     func leaseOwner(of code: RoomCode, attempts: Int = 4, firstPause: Duration = .milliseconds(50)) async -> String? {
-        var pause = firstPause
-        for attempt in 0..<attempts {
-            if attempt > 0 {
-                await clock.sleep(pause)
-                pause *= 2
+        await askAgain(attempts: attempts, firstPause: firstPause) { await storedLeaseOwner(of: code) }
+    }
+
+    private func storedLeaseOwner(of code: RoomCode) async -> String? {
+        do {
+            for (node,) in try await client.rows("""
+                SELECT node_id FROM room_leases WHERE code = \(code.rawValue) AND expires_at > now() AND node_id <> \(nodeID)
+                """, as: (String,).self, logger: logger) {
+                return node
             }
-            do {
-                for (node,) in try await client.rows("""
-                    SELECT node_id FROM room_leases WHERE code = \(code.rawValue) AND expires_at > now() AND node_id <> \(nodeID)
-                    """, as: (String,).self, logger: logger) {
-                    return node
-                }
-            } catch {
-                logger.error("store lease lookup failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
-                return nil
-            }
+        } catch {
+            logger.error("store lease lookup failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
         }
         return nil
     }

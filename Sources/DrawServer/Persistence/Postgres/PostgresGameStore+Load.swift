@@ -12,13 +12,20 @@ extension PostgresGameStore {
     /// tries 50 ms apart missed it beside two CPU hogs (`twoNodesShareTokensAndRedirectJoins`,
     /// 1 run in 15).
     func player(tokenHash: String, attempts: Int = 5, firstPause: Duration = .milliseconds(50)) async -> StoredState.Player? {
+        await askAgain(attempts: attempts, firstPause: firstPause) { await storedPlayer(tokenHash: tokenHash) }
+    }
+
+    /// Runs `lookup` up to `attempts` times until it finds something, pausing `firstPause`
+    /// and then twice as long each time, on the store's clock: for a row another node's
+    /// batch may not have committed yet.
+    func askAgain<T>(attempts: Int, firstPause: Duration, _ lookup: () async -> T?) async -> T? {
         var pause = firstPause
         for attempt in 0..<attempts {
             if attempt > 0 {
                 await clock.sleep(pause)
                 pause *= 2
             }
-            if let found = await storedPlayer(tokenHash: tokenHash) { return found }
+            if let found = await lookup() { return found }
         }
         return nil
     }
