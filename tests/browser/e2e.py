@@ -504,6 +504,17 @@ def dump_failure(pages, prefix):
             pass
 
 
+def report_failure(suite, error, pages, server, tail_chars=2000):
+    """A suite's failure: screenshots and console of every page, the error, and the end of
+    the server's output. Returns the suite's exit status."""
+    dump_failure(pages, suite.replace("_", "-"))
+    print(f"{suite}: FAIL: {error}", file=sys.stderr)
+    tail = server.stderr_text()[-tail_chars:]
+    if tail:
+        print(f"{suite}: server output (tail):\n" + tail, file=sys.stderr)
+    return 1
+
+
 def quit_all(pages):
     for p in pages:
         try:

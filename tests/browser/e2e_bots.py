@@ -105,12 +105,7 @@ def main():
         log("PASS")
         return 0
     except Failure as e:
-        e2e.dump_failure(pages, "e2e-bots")
-        print(f"e2e_bots: FAIL: {e}", file=sys.stderr)
-        tail = server.stderr_text()[-2000:]
-        if tail:
-            print("e2e_bots: server output (tail):\n" + tail, file=sys.stderr)
-        return 1
+        return e2e.report_failure("e2e_bots", e, pages, server)
     finally:
         e2e.quit_all(pages)
         server.stop()

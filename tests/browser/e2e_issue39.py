@@ -238,12 +238,7 @@ def main():
         log("PASS")
         return 0
     except Failure as e:
-        e2e.dump_failure(pages, "e2e-issue39")
-        print(f"e2e_issue39: FAIL: {e}", file=sys.stderr)
-        tail = server.stderr_text()[-2000:]
-        if tail:
-            print("e2e_issue39: server output (tail):\n" + tail, file=sys.stderr)
-        return 1
+        return e2e.report_failure("e2e_issue39", e, pages, server)
     finally:
         for bot in bots:
             bot.close()

@@ -429,12 +429,7 @@ def main():
         log("PASS")
         return 0
     except Failure as e:
-        e2e.dump_failure(pages, "e2e-polish")
-        print(f"e2e_polish: FAIL: {e}", file=sys.stderr)
-        tail = server.stderr_text()[-2000:]
-        if tail:
-            print("e2e_polish: server output (tail):\n" + tail, file=sys.stderr)
-        return 1
+        return e2e.report_failure("e2e_polish", e, pages, server)
     finally:
         for bot in bots:
             bot.close()

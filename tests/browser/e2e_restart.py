@@ -182,12 +182,7 @@ def main():
         log("PASS")
         return 0
     except Failure as e:
-        e2e.dump_failure(pages, "e2e-restart")
-        print(f"e2e_restart: FAIL: {e}", file=sys.stderr)
-        tail = server.stderr_text()[-3000:]
-        if tail:
-            print("e2e_restart: server output (tail):\n" + tail, file=sys.stderr)
-        return 1
+        return e2e.report_failure("e2e_restart", e, pages, server, tail_chars=3000)
     finally:
         e2e.quit_all(pages)
         server.stop()
