@@ -27,7 +27,7 @@ struct BackupTests {
 
         // Restore: the server stops, the copy takes the database's place.
         server.signal(SIGKILL)
-        _ = await server.waitForExit(seconds: 10)
+        _ = await server.waitForExit(seconds: 20)
         let restored = try await ServerProcess(["--db", copy])
         let back = TestClient.connect(port: restored.port)
         let welcome = try await back.hello("Ada", token: ada.token)

@@ -150,7 +150,7 @@ struct CrashDrillTests {
             rooms = played
             if round > 0 { resumedTotal += counts }
             server.signal(SIGKILL)
-            #expect(await server.waitForExit(seconds: 10) != nil)
+            #expect(await server.waitForExit(seconds: 20) != nil)
 
             let database = try DatabaseQueue(path: db)
             let (integrity, turns, games) = try await database.read { db in

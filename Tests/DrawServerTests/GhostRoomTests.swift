@@ -25,7 +25,7 @@ struct GhostRoomTests {
             return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM seat WHERE room_code = ?", arguments: [code]) } == 2
         }
         server.signal(SIGKILL)
-        #expect(await server.waitForExit(seconds: 5) != nil)
+        #expect(await server.waitForExit(seconds: 20) != nil)
 
         server = try await ServerProcess(arguments)
         let newcomer = TestClient.connect(port: server.port)
@@ -52,6 +52,6 @@ struct GhostRoomTests {
         dee.send(#"{"t":"quickplay"}"#)
         #expect(try await dee.next("room")["code"]?.stringValue == code)
         server.signal(SIGKILL)
-        _ = await server.waitForExit(seconds: 5)
+        _ = await server.waitForExit(seconds: 20)
     }
 }

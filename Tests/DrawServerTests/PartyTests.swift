@@ -216,7 +216,7 @@ struct PartyRestartTests {
             return state?.contains(#""dislike""#) == true
         }
         server.signal(SIGKILL)
-        #expect(await server.waitForExit(seconds: 5) != nil)
+        #expect(await server.waitForExit(seconds: 20) != nil)
 
         server = try await ServerProcess(arguments)
         let view = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: Self.token)

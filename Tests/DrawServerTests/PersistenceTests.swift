@@ -57,7 +57,7 @@ struct PersistenceTests {
         #expect(before.status == 200)
         try await waitUntil(seconds: 30) { try await storedScore(code, bob.playerID) == points }
         server.signal(SIGKILL)
-        #expect(await server.waitForExit(seconds: 5) != nil)
+        #expect(await server.waitForExit(seconds: 20) != nil)
 
         server = try await ServerProcess(arguments)
         let restored = try await PersistenceTests().room(server.port, code)
@@ -142,7 +142,7 @@ struct PersistenceTests {
         let late = try await SilentWebSocketPeer(port: server.port)
         #expect(!late.upgraded, "no WebSocket while draining: \(late.statusLine)")
         for client in clients { #expect(await client.closeCode() == 1012) }
-        #expect(await server.waitForExit(seconds: 10) == 0)
+        #expect(await server.waitForExit(seconds: 20) == 0)
         print("drain with a peer that never answers: exited 0 after \(ContinuousClock.now - start) (drain timeout 2 s)")
         // What ended the drain, from the server's own account rather than a window of wall time.
         #expect(server.log.contains("connections=1 [DrawServer] drain timeout: closing the connections that are left"), "the drain timeout cut the silent peer off: \(server.log)")

@@ -70,7 +70,7 @@ struct PostgresFaultTests {
 
         // And a kill -9 now loses nothing from the outage.
         server.signal(SIGKILL)
-        _ = await server.waitForExit(seconds: 10)
+        _ = await server.waitForExit(seconds: 20)
         phases.mark("killed")
         let again = try await ServerProcess(["--store", "\(url)", "--node-id", "faulty"] + leases)
         phases.mark("restarted")

@@ -49,7 +49,7 @@ struct ReplayReconnectTests {
         }
         try await Self.waitForDrawing(port: port, rooms: 2)
         server.signal(SIGKILL)
-        #expect(await server.waitForExit(seconds: 10) != nil)
+        #expect(await server.waitForExit(seconds: 20) != nil)
         server = try await Self.start(db: db, port: port)
         try await Self.waitForDrawing(port: port, rooms: 2)
         // A rolling restart: SIGTERM drains (1012 to every client), then a new process.

@@ -104,7 +104,7 @@ struct StorageFaultProcessTests {
         #expect(server.log.components(separatedBy: "storage recovered").count == 2, "one line when it clears")
 
         server.signal(SIGKILL)
-        #expect(await server.waitForExit(seconds: 5) != nil)
+        #expect(await server.waitForExit(seconds: 20) != nil)
         server = try await ServerProcess(arguments, environment: environment)
         let restored = try await HTTP.get(port: server.port, path: "/api/rooms/\(code)", token: Self.token)
         let room = JSONValue.parse(restored.body)?.objectValue ?? [:]

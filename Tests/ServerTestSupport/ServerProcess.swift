@@ -161,7 +161,9 @@ package enum HTTP {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let body { request.httpBody = Data(body.utf8) }
-        request.timeoutInterval = 10
+        // A bound for a stall, not a measurement: a debug build rendering a time-lapse while
+        // the suite's CPU-bound tests hold every worker thread once took over 10 s.
+        request.timeoutInterval = 30
         // Every request reaches the server, whatever Cache-Control said before.
         request.cachePolicy = .reloadIgnoringLocalCacheData
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
