@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "drawserver", targets: ["DrawServer"]),
         .library(name: "Canvas", targets: ["Canvas"]),
+        .library(name: "DrawProtocol", targets: ["DrawProtocol"]),
         .library(name: "Rooms", targets: ["Rooms"]),
         .library(name: "DrawClient", targets: ["DrawClient"]),
         .executable(name: "drawclient-example", targets: ["DrawClientExample"]),
@@ -57,16 +58,22 @@ let package = Package(
             dependencies: ["CZlib"],
             swiftSettings: swiftSettings
         ),
+        // The wire contract's text messages: the model, its JSON codec both ways and the
+        // close codes, one copy for the server, the bots, the client library and the load tester.
+        .target(
+            name: "DrawProtocol",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Rooms",
-            dependencies: ["Canvas", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Canvas", "DrawProtocol", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
         // Bot players as pure state machines over the protocol (docs/GAME.md, "Bots").
         .target(
             name: "Bots",
-            dependencies: ["Canvas", "Rooms"],
+            dependencies: ["Canvas", "DrawProtocol", "Rooms"],
             resources: [.process("Resources")],
             swiftSettings: swiftSettings
         ),
@@ -97,6 +104,7 @@ let package = Package(
             dependencies: [
                 "CEpoll",
                 "Canvas",
+                "DrawProtocol",
                 "Rooms",
                 "WebSocketFrames",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,6 +120,7 @@ let package = Package(
             name: "DrawServer",
             dependencies: [
                 "Canvas",
+                "DrawProtocol",
                 "Rooms",
                 "Bots",
                 "DrawClient",
@@ -143,6 +152,7 @@ let package = Package(
             name: "DrawClient",
             dependencies: [
                 "Canvas",
+                "DrawProtocol",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -166,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DrawClientTests",
-            dependencies: ["DrawClient", "Canvas", "ServerTestSupport"],
+            dependencies: ["DrawClient", "DrawProtocol", "Canvas", "ServerTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -176,12 +186,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RoomsTests",
-            dependencies: ["Rooms", "Canvas"],
+            dependencies: ["Rooms", "DrawProtocol", "Canvas"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "BotsTests",
-            dependencies: ["Bots", "Rooms", "Canvas"],
+            dependencies: ["Bots", "DrawProtocol", "Rooms", "Canvas"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -192,6 +202,7 @@ let package = Package(
                 "LoadTester",
                 "WebSocketFrames",
                 "Canvas",
+                "DrawProtocol",
                 "Rooms",
                 "Bots",
                 "CZlib",

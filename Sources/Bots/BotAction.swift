@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// What a bot brain asks its driver to do. The driver (the server's `LiveRoom+Bots`, or a

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// Drawing: choosing a word it has a drawing for, and the replay plan fitted to the draw time.

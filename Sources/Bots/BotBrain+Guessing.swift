@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// Guessing: candidates from the mask, hints, others' wrong guesses, `close`, and slips.

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// A bot player as a pure state machine: it is given exactly what a player's connection

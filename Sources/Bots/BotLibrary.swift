@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// The drawings bots draw from, by room language and word, best first: people's

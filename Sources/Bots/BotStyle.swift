@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// How a level plays: when it guesses, how often it gets things wrong, how quickly it

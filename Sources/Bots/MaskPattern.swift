@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// Which words fit a mask as guessers see it (`_ _ a   _ _`): same letters and breaks,

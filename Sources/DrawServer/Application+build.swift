@@ -1,4 +1,5 @@
 import CoreMetrics
+import DrawProtocol
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore

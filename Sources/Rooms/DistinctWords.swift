@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Words told apart by `GuessNormalizer.normalize`: a repeat (same normal form) and a word
 /// that normalises to nothing are dropped, keeping the first spelling, up to
 /// `WordBag.maxWords`. The normal forms are kept, so more words can be added to a copy

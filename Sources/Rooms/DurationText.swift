@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Durations as they are written in flags and the environment: a number and a unit, `250ms`,
 /// `2s`, `1.5s`, `5m`, `1h` (the period of a `Rate`, `5/3s`, is written the same way). Every
 /// duration flag takes this; a bare number is read in the unit of the flag's older name

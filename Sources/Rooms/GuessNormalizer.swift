@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 
 /// Brings a guess and a word to a comparable form (protocol section 4, "Judging").

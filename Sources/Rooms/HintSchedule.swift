@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// When, during a turn's drawing phase, the next hint letter is revealed.
 ///
 /// `n = min(hints, letterCount / 2)` reveals are spread evenly over the draw time, at

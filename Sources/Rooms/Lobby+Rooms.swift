@@ -1,3 +1,5 @@
+import DrawProtocol
+
 extension Lobby {
     /// Public rooms, fullest first, for `rooms` and `GET /api/rooms`. A room where no person
     /// is connected is left out until someone is back: offered, it would seat a newcomer

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 
 /// Identifies one WebSocket connection, so a stale connection's disconnect cannot

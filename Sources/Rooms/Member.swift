@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// A player in a room: a seated player or a spectator.
 public struct Member: Sendable, Hashable {
     public let id: PlayerID

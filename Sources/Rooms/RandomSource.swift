@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Where the lobby draws player ids, tokens, room codes and room seeds from.
 ///
 /// In production this is the operating system's cryptographic generator, so tokens and

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Bot seats (`addBot`, `removeBot`). A bot is a member the server plays: always
 /// connected and ready, never host, at most `maxPlayers - 1` of them so a seat stays free
 /// for a person. The room only seats it; the shell runs its brain (`botSeated`).

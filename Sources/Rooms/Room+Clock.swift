@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 extension Room {
     /// The earliest time `tick` has something to do; nil when only a message can change anything.
     public var nextDeadline: Timestamp? {

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 extension Room {
     /// Handles a room-level message from a member. Lobby-level messages (hello, rooms,
     /// create, join, quickplay, leave, invite) are the lobby's; sent here they are ignored.

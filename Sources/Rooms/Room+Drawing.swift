@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// What the shell does with a drawing frame.
 public enum DrawOutcome: Sendable, Equatable {

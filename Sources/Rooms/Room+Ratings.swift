@@ -1,3 +1,5 @@
+import DrawProtocol
+
 extension Room {
     /// `rate`: a seated guesser likes, dislikes or withdraws its rating (`nil`) of the
     /// current drawing, during `drawing` and the `turnEnd` after it. One rating per player

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// What a room knows about a reported drawing or chat line, captured the moment the report
 /// is made, for the moderator (docs/PROTOCOL.md section 9).

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// Everything needed to bring a room back after a restart, except its canvas (stored as
 /// stroke frames). Times are kept as "milliseconds left" so the clock effectively stops

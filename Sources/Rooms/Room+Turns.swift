@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 extension Room {
     mutating func startGame(now: Timestamp) -> [RoomEffect] {

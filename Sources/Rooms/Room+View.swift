@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 extension Room {
     /// The room as `viewer` sees it: only the drawer's copy carries the word, only the
     /// host's the custom words. During `drawing` and `turnEnd` every copy carries the

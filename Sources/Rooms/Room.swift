@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// One game room: members, settings, phases, turns, chat judging, scoring and the
 /// current drawing.

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// Who a message is for. Only room members with a live connection actually receive it.
 public enum Audience: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 
 /// The state that exists only in one phase; the phase itself is derived from it.
 enum RoomPhaseState: Sendable {

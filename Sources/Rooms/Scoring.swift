@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Points for a turn (protocol section 4, "Scoring"); docs/GAME.md has worked examples.
 ///
 /// Integers only, so every server and every replay computes the same totals.

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// A small, fast, seedable generator (xoshiro256**) so that a game replays exactly from its seed.
 ///
 /// The standard library's `SystemRandomNumberGenerator` cannot be seeded, and tests and

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// A token bucket: `capacity` tokens, refilled continuously at `capacity` per `periodMs`.
 ///
 /// Used for every rate limit (chat, drawing frames and points, joins, room creations).

@@ -1,4 +1,5 @@
 import Crypto
+import DrawProtocol
 
 /// SHA-256 (swift-crypto) of secrets that are stored or compared only as digests: resume
 /// tokens and the moderator token.

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// Which turn of which game in which room: how a report made while the drawing was still
 /// being drawn finds that drawing once its turn ends (docs/PROTOCOL.md section 10.3).
 public struct TurnKey: Hashable, Sendable, CustomStringConvertible {

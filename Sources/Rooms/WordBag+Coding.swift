@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 
 /// How a bag is stored in a room's snapshot, which the server writes every time the room

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// The words a game offers its drawers, drawn without replacement.
 ///
 /// Like drawing tiles from a bag: no word comes up again until every other word has been

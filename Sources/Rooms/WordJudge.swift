@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 
 /// The outcome of judging one guess against the current word.

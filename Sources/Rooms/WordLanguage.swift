@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// A language the server has a built-in word list for (room setting `language`).
 public struct WordLanguage: Sendable, Hashable {
     /// ISO 639-1 code, as sent in `settings.language`.

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 
 /// The built-in word lists and the clean-up applied to a host's custom words.

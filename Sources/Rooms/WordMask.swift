@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// What guessers see of the word: blanks for letters, with hint letters filled in over time.
 ///
 /// Format (protocol section 4, "Mask"): every letter or digit is `_` or, once revealed,

@@ -1,4 +1,5 @@
 import Bots
+import DrawProtocol
 import Foundation
 import Rooms
 

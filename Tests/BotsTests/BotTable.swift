@@ -1,5 +1,6 @@
 import Bots
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// A room and its bots' brains on a virtual clock, wired as the server wires them: every

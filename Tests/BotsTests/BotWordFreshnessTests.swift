@@ -1,5 +1,6 @@
 import Bots
 import Canvas
+import DrawProtocol
 import Rooms
 import Testing
 

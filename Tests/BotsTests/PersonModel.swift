@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// A simulated attentive person (issue 39, item 12): the yardstick bot levels are tuned

@@ -1,5 +1,6 @@
 import Bots
 import Canvas
+import DrawProtocol
 import Logging
 import NIOCore
 import Rooms

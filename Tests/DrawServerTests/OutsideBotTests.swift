@@ -1,4 +1,5 @@
 import Bots
+import DrawProtocol
 import Rooms
 import Testing
 @testable import DrawServer

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DrawProtocol
 import Foundation
 import Glibc
 import NIOCore

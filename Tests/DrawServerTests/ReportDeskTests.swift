@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 @testable import Rooms
 import Testing
 @testable import DrawServer

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Hummingbird
 import HummingbirdTesting
 import Logging

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Foundation
 import GRDB
 import Logging

@@ -1,4 +1,5 @@
 internal import CZlib
+import DrawProtocol
 import NIOCore
 import NIOWebSocket
 import Testing

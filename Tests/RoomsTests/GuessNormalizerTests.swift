@@ -1,3 +1,4 @@
+import DrawProtocol
 import Testing
 import Rooms
 

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 @testable import Rooms
 
 /// Drives a `Room` as the server would: resolves audiences to the connected members and

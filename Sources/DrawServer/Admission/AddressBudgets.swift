@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// What each client address may do: how many connections it holds open, how fast it

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// The rate limits of one connection. Drawing frames, text messages and chat are shaped:

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// Whether the node is saturated, judged from event-loop lag samples: a pure state machine

@@ -1,3 +1,4 @@
+import DrawProtocol
 import NIOCore
 import Rooms
 import Synchronization

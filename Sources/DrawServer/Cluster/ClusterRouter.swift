@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// What travels between nodes, as a pure state machine: requests and heard messages and

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// This node's view of its ownership of one room: a lease in the shared store with an

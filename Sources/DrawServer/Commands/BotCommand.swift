@@ -1,6 +1,7 @@
 import ArgumentParser
 import Bots
 import DrawClient
+import DrawProtocol
 import Foundation
 import Rooms
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DrawProtocol
 import Rooms
 
 /// Reading duration flags: one syntax for all of them (`DurationText`: `250ms`, `2s`, `5m`),

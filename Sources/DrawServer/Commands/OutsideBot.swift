@@ -1,5 +1,6 @@
 import Bots
 import DrawClient
+import DrawProtocol
 import Rooms
 
 /// One bot playing through a `DrawClient` connection: the thin owner of a `BotBrain`. It

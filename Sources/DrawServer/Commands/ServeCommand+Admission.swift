@@ -1,4 +1,5 @@
 import ArgumentParser
+import DrawProtocol
 import Rooms
 
 extension ServeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Canvas
+import DrawProtocol
 import Foundation
 import HTTPEdge
 import Hummingbird

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 import Synchronization
 

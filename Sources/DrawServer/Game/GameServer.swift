@@ -1,5 +1,6 @@
 import CoreMetrics
 import Canvas
+import DrawProtocol
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DrawProtocol
 import Logging
 import NIOCore
 import Rooms

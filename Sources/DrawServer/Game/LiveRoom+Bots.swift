@@ -1,5 +1,6 @@
 import Bots
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// A bot's brain seated in a live room, and when it asked to be woken.

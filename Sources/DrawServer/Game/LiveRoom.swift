@@ -1,6 +1,7 @@
 import CoreMetrics
 import Bots
 import Canvas
+import DrawProtocol
 import NIOCore
 import Rooms
 import Synchronization

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// The outboxes of a room's connected members, in one small array.

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// When a drawer whose frame was refused gets the room's canvas back (`canvas` and the

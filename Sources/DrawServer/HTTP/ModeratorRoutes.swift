@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import HTTPTypes
 import Hummingbird
 import Logging

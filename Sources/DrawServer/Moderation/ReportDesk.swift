@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// Players' reports waiting for a moderator, with the evidence captured when each was made,

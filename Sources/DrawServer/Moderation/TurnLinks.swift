@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// Recently ended turns and the turns reported while being drawn, so that a report of a

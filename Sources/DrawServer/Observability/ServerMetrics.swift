@@ -1,4 +1,5 @@
 import CoreMetrics
+import DrawProtocol
 import Prometheus
 import Rooms
 

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// A page of the gallery: whose drawings, in which order, filtered how

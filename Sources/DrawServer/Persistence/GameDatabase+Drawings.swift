@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import GRDB
 import NIOPosix
 import Rooms

@@ -1,3 +1,4 @@
+import DrawProtocol
 import GRDB
 import NIOPosix
 import Rooms

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Rooms
 
 /// Where the running server reports what must survive a restart. Every method returns

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Rooms
 
 /// Where moderators' bans and players' gallery settings are kept, so that a restart keeps

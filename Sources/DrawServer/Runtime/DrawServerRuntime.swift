@@ -1,5 +1,6 @@
 import Canvas
 import CoreMetrics
+import DrawProtocol
 import LoadTester
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Logging
 import PostgresNIO
 import Rooms

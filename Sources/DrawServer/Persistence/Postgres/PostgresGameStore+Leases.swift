@@ -1,3 +1,4 @@
+import DrawProtocol
 import Logging
 import Rooms
 import Synchronization

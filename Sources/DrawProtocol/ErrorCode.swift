@@ -49,7 +49,7 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public var description: String { "\(code.rawValue): \(message)" }
 
-    func referencing(_ ref: String) -> ProtocolError {
+    package func referencing(_ ref: String) -> ProtocolError {
         var copy = self
         copy.ref = ref
         return copy

@@ -2,19 +2,19 @@
 ///
 /// Server messages are written by hand rather than through `JSONEncoder` so that field
 /// order is stable (tests and logs read better) and encoding a broadcast costs one pass.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
 
-    init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 128) { bytes.reserveCapacity(capacity) }
 
-    mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    package mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    package mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
+    package mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    package mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
 
     /// Writes `"key":` inside an object; the value follows.
-    mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separate()
         appendString(key)
         bytes.append(UInt8(ascii: ":"))
@@ -22,15 +22,15 @@ struct JSONWriter {
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
     }
 
-    mutating func value(_ text: String) { separate(); appendString(text) }
-    mutating func value(_ number: Int) { separate(); bytes.append(contentsOf: String(number).utf8) }
-    mutating func value(_ flag: Bool) { separate(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
-    mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    package mutating func value(_ text: String) { separate(); appendString(text) }
+    package mutating func value(_ number: Int) { separate(); bytes.append(contentsOf: String(number).utf8) }
+    package mutating func value(_ flag: Bool) { separate(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
+    package mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
 
-    mutating func field(_ name: String, _ text: String) { key(name); value(text) }
-    mutating func field(_ name: String, _ number: Int) { key(name); value(number) }
-    mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
-    mutating func field(_ name: String, _ text: String?) {
+    package mutating func field(_ name: String, _ text: String) { key(name); value(text) }
+    package mutating func field(_ name: String, _ number: Int) { key(name); value(number) }
+    package mutating func field(_ name: String, _ flag: Bool) { key(name); value(flag) }
+    package mutating func field(_ name: String, _ text: String?) {
         key(name)
         if let text { value(text) } else { null() }
     }

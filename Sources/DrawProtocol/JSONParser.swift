@@ -7,8 +7,8 @@
 /// zeros, bare control characters, unpaired surrogates or invalid UTF-8. Numbers must fit
 /// a `Double`. Nesting deeper than `maxDepth` is refused (no client message nests beyond 3),
 /// so a frame of brackets cannot exhaust the stack. Duplicate keys: the last one wins.
-struct JSONParser {
-    static let maxDepth = 64
+package struct JSONParser {
+    package static let maxDepth = 64
 
     private let bytes: [UInt8]
     private var index = 0
@@ -16,7 +16,7 @@ struct JSONParser {
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// The value `bytes` hold, or nil when they are not exactly one JSON value.
-    static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
+    package static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
         var parser = JSONParser(Array(bytes))
         parser.skipWhitespace()
         guard let value = parser.value(depth: 0) else { return nil }

@@ -23,24 +23,8 @@ public struct RoomCode: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.rawValue = upper
     }
 
-    init(trusted rawValue: String) { self.rawValue = rawValue }
+    package init(trusted rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
     public static func < (lhs: RoomCode, rhs: RoomCode) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// A point on the server's monotonic clock, in milliseconds from an arbitrary origin.
-///
-/// The game core never reads a clock itself: every event carries the current time,
-/// so tests drive time explicitly and a seeded game replays exactly.
-public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var milliseconds: Int64
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
-    public static let zero = Timestamp(milliseconds: 0)
-
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
-    public static func + (lhs: Timestamp, rhs: Int) -> Timestamp { Timestamp(milliseconds: lhs.milliseconds + Int64(rhs)) }
-    /// Milliseconds from `rhs` to `lhs`.
-    public static func - (lhs: Timestamp, rhs: Timestamp) -> Int { Int(lhs.milliseconds - rhs.milliseconds) }
-    public var description: String { "\(milliseconds)ms" }
 }

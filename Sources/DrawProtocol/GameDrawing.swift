@@ -7,6 +7,16 @@ public struct GameDrawing: Sendable, Hashable {
     /// The drawer's name when the turn ended.
     public var name: String
     public var round: Int
+
+    public init(
+        id: DrawingID, word: String, drawer: PlayerID, name: String, round: Int
+    ) {
+        self.id = id
+        self.word = word
+        self.drawer = drawer
+        self.name = name
+        self.round = round
+    }
 }
 
 /// How a game's drawings are stored with the room's snapshot.

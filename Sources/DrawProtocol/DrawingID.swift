@@ -7,18 +7,13 @@ public struct DrawingID: Hashable, Sendable, CustomStringConvertible {
 
     public let rawValue: String
 
-    /// A fresh id from `random` (the system generator in production).
-    public static func random(using random: inout RandomSource) -> DrawingID {
-        DrawingID(trusted: random.string(count: length, from: alphabet))
-    }
-
     /// Accepts only the exact form the server hands out.
     public init?(parsing text: some StringProtocol) {
         guard text.count == Self.length, text.allSatisfy({ Self.alphabet.contains($0) }) else { return nil }
         rawValue = String(text)
     }
 
-    init(trusted rawValue: String) { self.rawValue = rawValue }
+    package init(trusted rawValue: String) { self.rawValue = rawValue }
 
     /// Where the final PNG is served (docs/PROTOCOL.md section 6).
     public var pngPath: String { "/d/\(rawValue).png" }

@@ -103,6 +103,17 @@ public struct RankEntry: Sendable, Hashable, Codable {
     public var avatar: Avatar? = nil
     /// A bot's line: sent as `"bot":true` (left out for people).
     public var bot: Bool? = nil
+
+    public init(
+        id: PlayerID, name: String, score: Int, place: Int, avatar: Avatar? = nil, bot: Bool? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.score = score
+        self.place = place
+        self.avatar = avatar
+        self.bot = bot
+    }
 }
 
 /// A public room list entry.
@@ -122,13 +133,13 @@ public struct RoomSummary: Sendable, Hashable {
     public var connected: Int
     /// The word list's language, the round being played (0 outside a game) and the rounds
     /// a game has (issue 39).
-    public var language = WordLanguage.defaultCode
+    public var language = RoomSettings().language
     public var round = 0
     public var rounds = RoomSettings().rounds
 
     public init(
         code: RoomCode, name: String, isPublic: Bool, players: Int, maxPlayers: Int, phase: GamePhase, bots: Int = 0,
-        connected: Int? = nil, language: String = WordLanguage.defaultCode, round: Int = 0, rounds: Int = RoomSettings().rounds
+        connected: Int? = nil, language: String = RoomSettings().language, round: Int = 0, rounds: Int = RoomSettings().rounds
     ) {
         self.bots = bots
         self.connected = connected ?? players - bots
@@ -169,6 +180,20 @@ public struct PlayerView: Sendable, Hashable {
     public var avatar: Avatar
     /// A bot seat: sent as `"bot":true` (left out for people).
     public var bot = false
+
+    public init(
+        id: PlayerID, name: String, score: Int, ready: Bool, connected: Bool, guessed: Bool, spectator: Bool, avatar: Avatar, bot: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.score = score
+        self.ready = ready
+        self.connected = connected
+        self.guessed = guessed
+        self.spectator = spectator
+        self.avatar = avatar
+        self.bot = bot
+    }
 }
 
 /// The full room state of a `room` message, as one recipient may see it.
@@ -201,6 +226,32 @@ public struct RoomView: Sendable, Hashable {
     public var solvedWord: String? = nil
     /// In the lobby after a game: milliseconds left of the countdown to the next one.
     public var nextGameMs: Int? = nil
+
+    public init(
+        code: RoomCode, name: String, isPublic: Bool, host: PlayerID?, settings: RoomSettings, phase: GamePhase, round: Int, rounds: Int, drawer: PlayerID?, mask: String?, word: String?, remainingMs: Int, players: [PlayerView], canvasWidth: Int, canvasHeight: Int, ratings: RatingCounts?, showsMyRating: Bool = false, myRating: Rating? = nil, showsCustomWords: Bool = false, solvedWord: String? = nil, nextGameMs: Int? = nil
+    ) {
+        self.code = code
+        self.name = name
+        self.isPublic = isPublic
+        self.host = host
+        self.settings = settings
+        self.phase = phase
+        self.round = round
+        self.rounds = rounds
+        self.drawer = drawer
+        self.mask = mask
+        self.word = word
+        self.remainingMs = remainingMs
+        self.players = players
+        self.canvasWidth = canvasWidth
+        self.canvasHeight = canvasHeight
+        self.ratings = ratings
+        self.showsMyRating = showsMyRating
+        self.myRating = myRating
+        self.showsCustomWords = showsCustomWords
+        self.solvedWord = solvedWord
+        self.nextGameMs = nextGameMs
+    }
 }
 
 /// The phases of protocol section 4.

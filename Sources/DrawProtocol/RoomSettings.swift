@@ -1,0 +1,46 @@
+/// A room's game settings, always within the protocol's ranges.
+public struct RoomSettings: Sendable, Hashable, Codable {
+    public var rounds = 3
+    public var drawTimeSec = 80
+    public var maxPlayers = 8
+    public var wordChoices = 3
+    public var hints = 2
+    /// ISO 639-1 code of the word list; "en" unless the server has a list for another.
+    public var language = "en"
+    public var customWords: [String] = []
+    public var customOnly = false
+
+    public init() {}
+
+    public static let roundsRange = 1...10
+    public static let drawTimeRange = 30...240
+    public static let maxPlayersRange = 2...16
+    public static let wordChoicesRange = 1...5
+    public static let hintsRange = 0...5
+}
+
+/// The optional fields of a `settings` object as a client sent them, before clamping.
+public struct SettingsPatch: Sendable, Hashable {
+    public var rounds: Int?
+    public var drawTimeSec: Int?
+    public var maxPlayers: Int?
+    public var wordChoices: Int?
+    public var hints: Int?
+    public var language: String?
+    public var customWords: [String]?
+    public var customOnly: Bool?
+
+    public init(
+        rounds: Int? = nil, drawTimeSec: Int? = nil, maxPlayers: Int? = nil, wordChoices: Int? = nil,
+        hints: Int? = nil, language: String? = nil, customWords: [String]? = nil, customOnly: Bool? = nil
+    ) {
+        self.rounds = rounds
+        self.drawTimeSec = drawTimeSec
+        self.maxPlayers = maxPlayers
+        self.wordChoices = wordChoices
+        self.hints = hints
+        self.language = language
+        self.customWords = customWords
+        self.customOnly = customOnly
+    }
+}
