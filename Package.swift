@@ -180,6 +180,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DrawProtocolTests",
+            dependencies: ["DrawProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CanvasTests",
             dependencies: ["Canvas", "CZlib"],
             swiftSettings: swiftSettings

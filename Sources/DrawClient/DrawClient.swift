@@ -1,3 +1,6 @@
+// Apps see the protocol model (messages, ids, close codes) through this one import.
+@_exported import DrawProtocol
+
 /// A drawserver client: says hello, keeps the token, reconnects with backoff and resumes.
 ///
 /// The reconnection decisions are the pure `ReconnectPolicy`; this actor only does what it
@@ -25,10 +28,10 @@ public actor DrawClient {
 
     /// The name sent in `hello` (the server's trimmed name after a `welcome`).
     public private(set) var name: String
-    public private(set) var avatar: PlayerAvatar?
+    public private(set) var avatar: Avatar?
     /// The resume secret: set by the first `welcome`, sent in every later `hello`.
     public private(set) var token: String?
-    public private(set) var playerID: String?
+    public private(set) var playerID: PlayerID?
     /// True between a `welcome` and the next disconnect.
     public private(set) var isReady = false
     /// The last `welcome`.
@@ -45,7 +48,7 @@ public actor DrawClient {
     private var welcomeWaiters: [CheckedContinuation<WelcomeInfo, any Error>] = []
 
     public init(
-        transport: any Transport, name: String, token: String? = nil, avatar: PlayerAvatar? = nil,
+        transport: any Transport, name: String, token: String? = nil, avatar: Avatar? = nil,
         configuration: Configuration = Configuration(), clock: ClientClock = .continuous
     ) {
         self.transport = transport
@@ -76,10 +79,10 @@ public actor DrawClient {
         }
     }
 
-    /// Sends a command on the current connection; throws `notConnected` while there is none
-    /// (commands are not queued across a reconnection: the room may have moved on).
-    public func send(_ command: ClientCommand) throws(DrawClientError) {
-        try send(.text(command.text))
+    /// Sends a message on the current connection; throws `notConnected` while there is none
+    /// (messages are not queued across a reconnection: the room may have moved on).
+    public func send(_ message: ClientMessage) throws(DrawClientError) {
+        try send(.text(message.jsonString))
     }
 
     /// Sends any frame as it is (raw JSON text or drawing bytes).
@@ -125,7 +128,7 @@ public actor DrawClient {
                     }
                 }
             case .sayHello:
-                connection.map { try? $0.send(.text(ClientCommand.hello(name: name, token: token, avatar: avatar).text)) }
+                connection.map { try? $0.send(.text(ClientMessage.hello(name: name, token: token, avatar: avatar).jsonString)) }
             case .wait(let delay):
                 let current = epoch
                 let clock = clock
@@ -148,7 +151,7 @@ public actor DrawClient {
 
     private func opened(_ opened: any TransportConnection, epoch: Int) {
         guard epoch == self.epoch, policy.phase == .connecting else {
-            opened.close(.normal)
+            opened.close(.normalClosure)
             return
         }
         connection = opened
@@ -176,8 +179,8 @@ public actor DrawClient {
         case .frame(.binary(let bytes)):
             sink.yield(.drawing(bytes))
         case .frame(.text(let text)):
-            guard let message = ServerEvent(text: text) else {
-                sink.yield(.message(.unknown(type: "", raw: .string(text)), raw: text))
+            guard let message = ServerMessage(text: text.utf8) else {
+                sink.yield(.unrecognized(raw: text))
                 return
             }
             note(message)
@@ -200,12 +203,13 @@ public actor DrawClient {
     }
 
     /// Keeps what the session needs from the server's messages.
-    private func note(_ message: ServerEvent) {
+    private func note(_ message: ServerMessage) {
         switch message {
-        case .welcome(let welcome):
-            token = welcome.token
-            playerID = welcome.playerID
-            if !welcome.name.isEmpty { name = welcome.name }
+        case .welcome(let id, let token, let resumed, let name, let avatar):
+            let welcome = WelcomeInfo(playerID: id, token: token, resumed: resumed, name: name, avatar: avatar)
+            self.token = token
+            playerID = id
+            if !name.isEmpty { self.name = name }
             self.welcome = welcome
             isReady = true
             let waiters = welcomeWaiters

@@ -1,3 +1,4 @@
+import DrawProtocol
 import Synchronization
 
 /// One end of an in-memory connection: what one end sends the other receives, in order.

@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// When to (re)connect, as a pure state machine: events and the current time in, actions
 /// out. Time is a `Duration` since an origin the owner picks, so tests run it on virtual
 /// time; jitter comes from a seeded generator held in the value.
@@ -18,7 +20,9 @@ public struct ReconnectPolicy: Sendable, Hashable {
         public var maxAttempts: Int?
         /// Close codes after which reconnecting cannot help (or would fight another
         /// connection): replaced by a newer connection, policy, too big, protocol errors.
-        public var terminalCodes: Set<CloseCode> = [.normal, .protocolError, .invalidText, .policy, .tooBig, .replaced]
+        public var terminalCodes: Set<CloseCode> = [
+            .normalClosure, .protocolError, .invalidData, .policyViolation, .messageTooBig, .replaced,
+        ]
 
         public init() {}
     }
@@ -112,7 +116,7 @@ public struct ReconnectPolicy: Sendable, Hashable {
             return []
         case .connected:
             phase = .stopped(.requested)
-            return [.close(.normal), .stop(.requested)]
+            return [.close(.normalClosure), .stop(.requested)]
         case .idle, .connecting, .waiting:
             phase = .stopped(.requested)
             return [.stop(.requested)]

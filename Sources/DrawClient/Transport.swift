@@ -1,3 +1,5 @@
+import DrawProtocol
+
 /// One WebSocket message, as the protocol uses them: JSON text or drawing bytes.
 public enum WireFrame: Sendable, Hashable {
     case text(String)

@@ -1,3 +1,4 @@
+import DrawProtocol
 import HummingbirdWSClient
 import Logging
 import NIOCore
@@ -66,7 +67,7 @@ final class WebSocketConnection: TransportConnection {
         try await withCheckedThrowingContinuation { (opened: CheckedContinuation<Void, any Error>) in
             state.withLock { $0.opened = opened }
             let task = Task { [outgoing, eventSink] in
-                var code = CloseCode.abnormal
+                var code = CloseCode.abnormalClosure
                 do {
                     let frame = try await WebSocketClient.connect(
                         url: url, configuration: clientConfiguration, logger: logger
@@ -79,7 +80,7 @@ final class WebSocketConnection: TransportConnection {
                                     case .frame(.text(let text)): try await outbound.write(.text(text))
                                     case .frame(.binary(let bytes)): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                                     case .close(let code):
-                                        try await outbound.close(WebSocketErrorCode(codeNumber: code.rawValue), reason: nil)
+                                        try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: nil)
                                         return
                                     }
                                 }
@@ -140,10 +141,10 @@ final class WebSocketConnection: TransportConnection {
     }
 
     /// The numeric value of NIO's close code.
-    static func number(of code: WebSocketErrorCode) -> Int {
+    static func number(of code: WebSocketErrorCode) -> UInt16 {
         var buffer = ByteBuffer()
         buffer.write(webSocketErrorCode: code)
-        return Int(buffer.readInteger(as: UInt16.self) ?? UInt16(CloseCode.abnormal.rawValue))
+        return buffer.readInteger(as: UInt16.self) ?? CloseCode.abnormalClosure.rawValue
     }
 
     deinit {

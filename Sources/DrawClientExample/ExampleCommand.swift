@@ -40,7 +40,7 @@ struct ExampleCommand: AsyncParsableCommand {
         if let room {
             try await client.send(.join(code: room))
         } else {
-            try await client.send(.create(settings: GameSettings(rounds: 1)))
+            try await client.send(.create(settings: SettingsPatch(rounds: 1)))
         }
         let deadline = Task {
             try? await Task.sleep(for: .seconds(seconds))
@@ -59,8 +59,8 @@ struct ExampleCommand: AsyncParsableCommand {
                     if let chat { try? await client.send(.chat(chat)) }
                     if ready { try? await client.send(.ready(true)) }
                 }
-            case .message(.chat(let line), _):
-                say("\(line.name): \(line.text)")
+            case .message(.chat(_, let name, let text), _):
+                say("\(name): \(text)")
             case .message(.choose(let words, _), _):
                 say("choosing \(words.first ?? "")")
                 try? await client.send(.choose(index: 0))
@@ -75,13 +75,13 @@ struct ExampleCommand: AsyncParsableCommand {
                 } else {
                     say("guess: \(mask)")
                 }
-            case .message(.turnEnd(let end), _):
+            case .message(.turnEnd(let word, let reason, _, _, _), _):
                 if received > 0 { say("received \(received) drawing operations") }
                 received = 0
-                say("the word was \(end.word) (\(end.reason))")
+                say("the word was \(word) (\(reason.rawValue))")
                 if exitAfterTurn { await client.stop() }
             case .message(.error(let error), _):
-                say("error \(error.code): \(error.message)")
+                say("error \(error.code.rawValue): \(error.message)")
             case .drawing(let bytes):
                 do {
                     received += try decoder.decode(bytes).count

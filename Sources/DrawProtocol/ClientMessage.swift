@@ -1,19 +1,19 @@
 /// Every message a client may send as a text frame (protocol sections 2 and 3).
 public enum ClientMessage: Sendable, Hashable {
     /// `avatar` nil: none sent (a new player gets `Avatar.standard(for:)`, a resuming one keeps its own).
-    case hello(name: String, token: String?, avatar: Avatar? = nil)
+    case hello(name: String, token: String? = nil, avatar: Avatar? = nil)
     case rooms
-    case create(name: String?, isPublic: Bool, settings: SettingsPatch)
+    case create(name: String? = nil, isPublic: Bool = false, settings: SettingsPatch = SettingsPatch())
     case join(code: String)
     case quickplay
     case leave
     case invite(playerID: PlayerID)
     case settings(SettingsPatch)
-    case ready(Bool)
+    case ready(Bool = true)
     case start
     case kick(playerID: PlayerID)
     case votekick(playerID: PlayerID)
-    case spectate(Bool)
+    case spectate(Bool = true)
     case chat(String)
     case guess(String)
     case choose(index: Int)
@@ -21,7 +21,7 @@ public enum ClientMessage: Sendable, Hashable {
     /// `rate`: nil withdraws the rating ("none").
     case rate(Rating?)
     /// Host only, in the room lobby: seats a bot.
-    case addBot(level: BotLevel)
+    case addBot(level: BotLevel = .normal)
     /// Host only: takes a bot out of its seat.
     case removeBot(playerID: PlayerID)
     /// `gallery`: whether the sender's drawings from public rooms may be listed on the

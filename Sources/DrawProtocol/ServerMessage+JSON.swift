@@ -139,6 +139,10 @@ extension ServerMessage {
                 w.endObject()
             }
             w.endArray()
+        case .redirect(let room, let node, let path):
+            w.field("room", room.rawValue)
+            w.field("node", node)
+            w.field("path", path)
         }
         w.endObject()
         return w.bytes
@@ -191,7 +195,9 @@ extension PlayerView {
 
 extension RoomSettings {
     /// - Parameter showingCustomWords: false lists no custom words (only their count).
-    func write(to w: inout JSONWriter, showingCustomWords: Bool = true) {
+    /// - Parameter customWordCount: the count to send when it is not `customWords.count`
+    ///   (a decoded copy that did not show the words).
+    func write(to w: inout JSONWriter, showingCustomWords: Bool = true, customWordCount: Int? = nil) {
         w.beginObject()
         w.field("rounds", rounds)
         w.field("drawTimeSec", drawTimeSec)
@@ -205,7 +211,7 @@ extension RoomSettings {
             for word in customWords { w.value(word) }
         }
         w.endArray()
-        w.field("customWordCount", customWords.count)
+        w.field("customWordCount", customWordCount ?? customWords.count)
         w.field("customOnly", customOnly)
         w.endObject()
     }
@@ -218,7 +224,7 @@ extension RoomView {
         w.field("public", isPublic)
         w.field("host", host?.rawValue)
         w.key("settings")
-        settings.write(to: &w, showingCustomWords: showsCustomWords)
+        settings.write(to: &w, showingCustomWords: showsCustomWords, customWordCount: customWordCount)
         w.field("phase", phase.rawValue)
         w.field("round", round)
         w.field("rounds", rounds)

@@ -38,6 +38,9 @@ public enum ServerMessage: Sendable, Hashable {
     case notice(Notice)
     /// On resume during a game or its end: the game's drawings so far, oldest first.
     case gameDrawings([GameDrawing])
+    /// The room lives on another node of the cluster: reconnect at `path` and send the
+    /// `join` again (docs/CLUSTER.md).
+    case redirect(room: RoomCode, node: String, path: String)
 
     /// The message's `t`.
     public var type: String {
@@ -69,6 +72,7 @@ public enum ServerMessage: Sendable, Hashable {
         case .reported: "reported"
         case .notice: "notice"
         case .gameDrawings: "gameDrawings"
+        case .redirect: "redirect"
         }
     }
 }
@@ -182,7 +186,8 @@ public struct PlayerView: Sendable, Hashable {
     public var bot = false
 
     public init(
-        id: PlayerID, name: String, score: Int, ready: Bool, connected: Bool, guessed: Bool, spectator: Bool, avatar: Avatar, bot: Bool = false
+        id: PlayerID, name: String, score: Int, ready: Bool, connected: Bool, guessed: Bool, spectator: Bool,
+        avatar: Avatar, bot: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -226,9 +231,17 @@ public struct RoomView: Sendable, Hashable {
     public var solvedWord: String? = nil
     /// In the lobby after a game: milliseconds left of the countdown to the next one.
     public var nextGameMs: Int? = nil
+    /// How many custom words the room has, when a decoded copy did not show them; nil
+    /// means `settings.customWords.count` (every copy the server builds).
+    public var customWordCount: Int? = nil
 
     public init(
-        code: RoomCode, name: String, isPublic: Bool, host: PlayerID?, settings: RoomSettings, phase: GamePhase, round: Int, rounds: Int, drawer: PlayerID?, mask: String?, word: String?, remainingMs: Int, players: [PlayerView], canvasWidth: Int, canvasHeight: Int, ratings: RatingCounts?, showsMyRating: Bool = false, myRating: Rating? = nil, showsCustomWords: Bool = false, solvedWord: String? = nil, nextGameMs: Int? = nil
+        code: RoomCode, name: String, isPublic: Bool, host: PlayerID?, settings: RoomSettings,
+        phase: GamePhase, round: Int, rounds: Int, drawer: PlayerID?, mask: String?, word: String?,
+        remainingMs: Int, players: [PlayerView], canvasWidth: Int, canvasHeight: Int, ratings: RatingCounts?,
+        showsMyRating: Bool = false, myRating: Rating? = nil, showsCustomWords: Bool = false,
+        solvedWord: String? = nil, nextGameMs: Int? = nil,
+        customWordCount: Int? = nil
     ) {
         self.code = code
         self.name = name
@@ -251,6 +264,7 @@ public struct RoomView: Sendable, Hashable {
         self.showsCustomWords = showsCustomWords
         self.solvedWord = solvedWord
         self.nextGameMs = nextGameMs
+        self.customWordCount = customWordCount
     }
 }
 

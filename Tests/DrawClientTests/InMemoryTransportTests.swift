@@ -7,14 +7,14 @@ import Testing
         try client.send(.text("one"))
         try client.send(.binary([1, 2, 3]))
         try server.send(.text("back"))
-        server.close(.serverRestart)
+        server.close(.serviceRestart)
         #expect(throws: TransportError.closed) { try client.send(.text("late")) }
         var received: [TransportEvent] = []
         for await event in server.events { received.append(event) }
-        #expect(received == [.frame(.text("one")), .frame(.binary([1, 2, 3])), .closed(.serverRestart)])
+        #expect(received == [.frame(.text("one")), .frame(.binary([1, 2, 3])), .closed(.serviceRestart)])
         received = []
         for await event in client.events { received.append(event) }
-        #expect(received == [.frame(.text("back")), .closed(.serverRestart)])
+        #expect(received == [.frame(.text("back")), .closed(.serviceRestart)])
     }
 
     /// A fake server on the in-memory transport: the client says hello, is welcomed, is cut
@@ -35,16 +35,16 @@ import Testing
         var frames = first.events.makeAsyncIterator()
         #expect(await frames.next() == .frame(.text(#"{"t":"hello","name":"Ada"}"#)))
         try first.send(.text(#"{"t":"welcome","playerId":"p1","token":"secret","resumed":false,"name":"Ada"}"#))
-        let welcome = try await inbox.next { event -> WelcomeInfo? in
-            if case .message(.welcome(let welcome), _) = event { welcome } else { nil }
+        let token = try await inbox.next { event -> String? in
+            if case .message(.welcome(_, let token, _, _, _), _) = event { token } else { nil }
         }
-        #expect(welcome.token == "secret")
+        #expect(token == "secret")
         try await client.send(.chat("hi"))
         #expect(await frames.next() == .frame(.text(#"{"t":"chat","text":"hi"}"#)))
 
-        first.close(.serverRestart)
+        first.close(.serviceRestart)
         let retry = try await inbox.next { event -> Duration?? in
-            if case .disconnected(.serverRestart, let retryIn) = event { retryIn } else { nil }
+            if case .disconnected(.serviceRestart, let retryIn) = event { retryIn } else { nil }
         }
         #expect(retry == .seconds(2))
         await #expect(throws: DrawClientError.notConnected) { try await client.send(.chat("lost")) }
@@ -62,7 +62,7 @@ import Testing
         #expect(await client.isReady)
 
         await client.stop()
-        #expect(await resumed.next() == .closed(.normal))
+        #expect(await resumed.next() == .closed(.normalClosure))
         _ = try await inbox.next { event in if case .stopped(.requested) = event { true } else { nil } }
     }
 }

@@ -38,7 +38,7 @@ final class Inbox: Sendable {
     }
 
     /// The next server message of that type.
-    func message(_ type: String, within seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ServerEvent {
+    func message(_ type: String, within seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation) async throws -> ServerMessage {
         try await next(within: seconds, sourceLocation: sourceLocation) { event in
             guard case .message(let message, _) = event, message.type == type else { return nil }
             return message

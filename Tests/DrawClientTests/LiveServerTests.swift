@@ -18,14 +18,14 @@ import Testing
     }
 
     /// Ada creates a room, Bob joins it by code; each sees the other's chat.
-    private func seatTwo(url: String) async throws -> (ada: DrawClient, adaInbox: Inbox, bob: DrawClient, bobInbox: Inbox, code: String) {
+    private func seatTwo(url: String) async throws -> (ada: DrawClient, adaInbox: Inbox, bob: DrawClient, bobInbox: Inbox, code: RoomCode) {
         let (ada, adaInbox) = client("Ada", url: url)
         let (bob, bobInbox) = client("Bob", url: url)
         try await ada.connect()
         try await bob.connect()
-        try await ada.send(.create(name: "Test", settings: GameSettings(rounds: 1)))
+        try await ada.send(.create(name: "Test", isPublic: false, settings: SettingsPatch(rounds: 1)))
         guard case .room(let room) = try await adaInbox.message("room") else { throw InboxTimeout() }
-        try await bob.send(.join(code: room.code.lowercased()))
+        try await bob.send(.join(code: room.code.rawValue.lowercased()))
         guard case .room(let joined) = try await bobInbox.message("room") else { throw InboxTimeout() }
         #expect(joined.code == room.code)
         #expect(Set(joined.players.map(\.name)) == ["Ada", "Bob"])
@@ -36,20 +36,20 @@ import Testing
         let server = try await ServerProcess(Self.loopback + ["--seed", "7"])
         let (ada, adaInbox, bob, bobInbox, _) = try await seatTwo(url: server.url)
         try await ada.send(.chat("hello Bob"))
-        let line = try await bobInbox.next { event -> ChatEntry? in
-            if case .message(.chat(let line), _) = event { line } else { nil }
+        let line = try await bobInbox.next { event -> (from: PlayerID, text: String)? in
+            if case .message(.chat(let from, _, let text), _) = event { (from, text) } else { nil }
         }
         #expect(line.text == "hello Bob")
         #expect(line.from == (await ada.playerID))
         try await bob.send(.chat("hi Ada"))
-        let back = try await adaInbox.next { event -> ChatEntry? in
-            if case .message(.chat(let line), _) = event, line.name == "Bob" { line } else { nil }
+        let back = try await adaInbox.next { event -> String? in
+            if case .message(.chat(_, "Bob", let text), _) = event { text } else { nil }
         }
-        #expect(back.text == "hi Ada")
+        #expect(back == "hi Ada")
         // An error comes back typed, and the session goes on.
         try await bob.send(.start)
         guard case .error(let error) = try await bobInbox.message("error") else { return }
-        #expect(error.code == "not_host" && error.ref == "start")
+        #expect(error.code == .notHost && error.ref == "start")
         await ada.stop()
         await bob.stop()
     }
@@ -104,17 +104,17 @@ import Testing
 
         #expect(await first.terminate() == 0)
         let retry = try await adaInbox.next { event -> Duration?? in
-            if case .disconnected(.serverRestart, let retryIn) = event { retryIn } else { nil }
+            if case .disconnected(.serviceRestart, let retryIn) = event { retryIn } else { nil }
         }
         #expect(retry != nil)
         // While the server is down, attempts fail and back off.
         _ = try await adaInbox.next { event in if case .connecting(let attempt) = event, attempt >= 3 { true } else { nil } }
 
         let second = try await ServerProcess(port: port, Self.loopback + arguments)
-        let welcome = try await adaInbox.next(within: 30) { event -> WelcomeInfo? in
-            if case .message(.welcome(let welcome), _) = event { welcome } else { nil }
+        let welcome = try await adaInbox.next(within: 30) { event -> (id: PlayerID, token: String, resumed: Bool)? in
+            if case .message(.welcome(let id, let token, let resumed, _, _), _) = event { (id, token, resumed) } else { nil }
         }
-        #expect(welcome.resumed && welcome.playerID == adaID && welcome.token == token)
+        #expect(welcome.resumed && welcome.id == adaID && welcome.token == token)
         guard case .room(let room) = try await adaInbox.message("room") else { return }
         #expect(room.code == code)
         #expect(room.players.contains { $0.id == adaID })
@@ -122,10 +122,10 @@ import Testing
         // Bob comes back too, and chat flows again.
         _ = try await bobInbox.next(within: 30) { event in if case .message(.welcome, _) = event { true } else { nil } }
         try await bob.send(.chat("back again"))
-        let line = try await adaInbox.next { event -> ChatEntry? in
-            if case .message(.chat(let line), _) = event, line.text == "back again" { line } else { nil }
+        let name = try await adaInbox.next { event -> String? in
+            if case .message(.chat(_, let name, "back again"), _) = event { name } else { nil }
         }
-        #expect(line.name == "Bob")
+        #expect(name == "Bob")
         await ada.stop()
         await bob.stop()
         _ = second

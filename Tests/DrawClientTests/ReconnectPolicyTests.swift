@@ -38,16 +38,16 @@ import Testing
         _ = policy.start(now: .zero)
         #expect(policy.opened(now: .zero) == [.sayHello])
         // Held 10 s (more than stableAfter): the first retry waits the initial delay.
-        #expect(policy.closed(.serverRestart, now: .seconds(10)) == [.wait(.milliseconds(100))])
+        #expect(policy.closed(.serviceRestart, now: .seconds(10)) == [.wait(.milliseconds(100))])
         #expect(policy.timerFired(now: .seconds(11)) == [.connect(attempt: 2)])
         #expect(policy.opened(now: .seconds(11)) == [.sayHello])
         // Dropped after 1 s: counts as a second failure.
-        #expect(policy.closed(.abnormal, now: .seconds(12)) == [.wait(.milliseconds(200))])
+        #expect(policy.closed(.abnormalClosure, now: .seconds(12)) == [.wait(.milliseconds(200))])
         #expect(policy.failures == 2)
     }
 
     @Test func replacedAndPolicyClosesStopWhileRestartAndOverflowRetry() {
-        for code in [CloseCode.replaced, .policy, .tooBig] {
+        for code in [CloseCode.replaced, .policyViolation, .messageTooBig] {
             var policy = ReconnectPolicy(configuration: configuration())
             _ = policy.start(now: .zero)
             _ = policy.opened(now: .zero)
@@ -55,7 +55,7 @@ import Testing
             #expect(policy.phase == .stopped(.closed(code)))
             #expect(policy.timerFired(now: .seconds(100)).isEmpty)
         }
-        for code in [CloseCode.serverRestart, .tooSlow, .abnormal, .helloTimeout, .goingAway] {
+        for code in [CloseCode.serviceRestart, .tooSlowToRead, .abnormalClosure, .noHello, .goingAway] {
             var policy = ReconnectPolicy(configuration: configuration())
             _ = policy.start(now: .zero)
             _ = policy.opened(now: .zero)
@@ -103,8 +103,8 @@ import Testing
         var policy = ReconnectPolicy(configuration: configuration())
         _ = policy.start(now: .zero)
         _ = policy.opened(now: .zero)
-        #expect(policy.stop() == [.close(.normal), .stop(.requested)])
-        #expect(policy.closed(.normal, now: .seconds(1)).isEmpty)
+        #expect(policy.stop() == [.close(.normalClosure), .stop(.requested)])
+        #expect(policy.closed(.normalClosure, now: .seconds(1)).isEmpty)
         #expect(policy.stop().isEmpty)
     }
 }

@@ -18,7 +18,9 @@ struct ReplayBarrierTests {
         let log = ReplayLog(name: "seed3", log: SampleDrawing.make(seed: 3), speed: 1)
         var plan = ReplayPlan(url: url, players: 3, logs: [log], drawTimeSec: 80, rounds: 3)
         plan.connectFirst = connectFirst
-        let context = LoopContext(eventLoop: eventLoop, url: url, concurrency: 1)
+        // No connection attempt ever starts (none could on an `EmbeddedEventLoop`): the
+        // tests hand each client the server's messages themselves.
+        let context = LoopContext(eventLoop: eventLoop, url: url, concurrency: 0)
         let room = ReplayRoom(index: 0, plan: plan, context: context, clients: 3)
         for client in room.clients {
             ReplayTurnOrderTests.tell(client, #"{"t":"welcome","playerId":"p\#(client.seat)","token":"t","resumed":false,"name":"n"}"#)
@@ -26,10 +28,11 @@ struct ReplayBarrierTests {
         return room
     }
 
-    /// The lobby as `room` shows it (no code: the host would open the other seats for real).
+    /// The lobby as `room` shows it. The host learns the code from it and queues the other
+    /// seats' connections, which never open here (concurrency 0).
     static func lobby(players: Int) -> String {
         let list = (0..<players).map { #"{"id":"p\#($0)","name":"n","score":0,"ready":false,"connected":true,"guessed":false,"spectator":false}"# }
-        return #"{"t":"room","phase":"lobby","players":[\#(list.joined(separator: ","))],"canvas":{"w":800,"h":600}}"#
+        return #"{"t":"room","code":"ABCDEF","phase":"lobby","players":[\#(list.joined(separator: ","))],"canvas":{"w":800,"h":600}}"#
     }
 
     @Test func seatsWaitForTheBarrierThenAllSayReady() throws {

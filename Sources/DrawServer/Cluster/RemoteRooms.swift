@@ -122,9 +122,7 @@ final class RemoteRooms: Sendable {
     func replace(_ new: Directory) { directory.withLock { $0 = new } }
 
     /// `{"t":"redirect","room":CODE,"node":NODE,"path":"/ws?node=NODE"}` (docs/PROTOCOL.md).
-    /// Codes and node ids are plain ASCII without quotes or escapes (`RoomCode`,
-    /// `ServeCommand.isNodeID`), so they are written as they are.
     static func redirectMessage(room: RoomCode, node: String) -> [UInt8] {
-        Array(#"{"t":"redirect","room":"\#(room.rawValue)","node":"\#(node)","path":"/ws?node=\#(node)"}"#.utf8)
+        ServerMessage.redirect(room: room, node: node, path: "/ws?node=\(node)").jsonBytes()
     }
 }

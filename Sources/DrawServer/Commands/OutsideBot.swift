@@ -90,12 +90,12 @@ struct OutsideBot: Sendable {
                 outcome.messages += 1
                 switch event {
                 case .error(let error) where error.ref == "join":
-                    outcome.failure = "could not join \(plan.room): \(error.code)"
+                    outcome.failure = "could not join \(plan.room): \(error.code.rawValue)"
                     break loop
                 case .turn(let drawer, _, _, _, _):
                     outcome.turns += 1
-                    if drawer == brain.playerID?.rawValue { outcome.turnsDrawn += 1 }
-                case .guessed(let player, _, _) where player == brain.playerID?.rawValue:
+                    if drawer == brain.playerID { outcome.turnsDrawn += 1 }
+                case .guessed(let player, _, _) where player == brain.playerID:
                     outcome.guessedRight += 1
                 case .gameEnd:
                     outcome.gamesEnded += 1
@@ -105,6 +105,9 @@ struct OutsideBot: Sendable {
                 default:
                     break
                 }
+                actions = brain.receive(text: raw, now: now())
+            case .event(.unrecognized(let raw)):
+                outcome.messages += 1
                 actions = brain.receive(text: raw, now: now())
             case .event(.drawing(let bytes)):
                 outcome.framesReceived += 1

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Foundation
 import NIOCore
 
@@ -7,7 +8,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     unowned let room: ReplayRoom
     let seat: Int
     private(set) var connection: ReplayConnection!
-    private(set) var playerID: String?
+    private(set) var playerID: PlayerID?
     /// `turn` messages seen: the key of the turn's ledger.
     private(set) var turn = 0
     private(set) var matcher = OpMatcher()
@@ -40,7 +41,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     /// which is not a new turn.
     private var restatedTurnExpected = false
     /// The drawer of the turn being watched or drawn.
-    private var turnDrawer: String?
+    private var turnDrawer: PlayerID?
     private var reconnectDelayMs = 0
     /// Where this client connects: nil for the run's URL; after a `redirect`, the path it
     /// names on the same host and port (the balancer routes `?node=` to the room's node).
@@ -72,22 +73,28 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         guard !context.stopping else { return }
         if seat == 0 {
             // One seat more than the players, so an observer (`--record`, a browser) can join.
-            let settings = #"{"maxPlayers":\#(min(16, room.plan.players + 1)),"drawTimeSec":\#(room.plan.drawTimeSec),"rounds":\#(room.plan.rounds),"wordChoices":1}"#
-            connection.sendText(#"{"t":"create","name":"replay \#(room.index)","public":false,"settings":\#(settings)}"#)
+            let settings = SettingsPatch(
+                rounds: room.plan.rounds, drawTimeSec: room.plan.drawTimeSec, maxPlayers: min(16, room.plan.players + 1), wordChoices: 1
+            )
+            send(.create(name: "replay \(room.index)", isPublic: false, settings: settings))
         } else if let code = room.code {
             join(code)
         }
     }
 
     private func join(_ code: String) {
-        connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
+        send(.join(code: code))
+    }
+
+    private func send(_ message: ClientMessage) {
+        connection.sendText(message.jsonString)
     }
 
     /// The room runs on another node (docs/PROTOCOL.md, `redirect`): open a new connection
     /// to the same host and port at the message's `path`, resume there with the token
     /// (`connected`), and join the room (`redirected`).
-    private func followRedirect(_ object: [String: Any]) {
-        guard let code = object["room"] as? String, let path = object["path"] as? String, path.hasPrefix("/"), token != nil else {
+    private func followRedirect(room code: String, path: String) {
+        guard path.hasPrefix("/"), token != nil else {
             context.counters.serverErrors["bad_redirect", default: 0] += 1
             return
         }
@@ -112,9 +119,9 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     }
 
     /// Welcomed on the node a `redirect` named: the token resumed the same player there.
-    private func redirected(_ object: [String: Any], to code: String) {
+    private func redirected(resumed: Bool, to code: String) {
         redirectRoom = nil
-        guard object["resumed"] as? Bool == true else {
+        guard resumed else {
             // The other node does not know the token: this seat cannot be taken again.
             context.counters.unexpectedCloses += 1
             context.counters.closeCodes["redirect refused", default: 0] += 1
@@ -129,13 +136,13 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     func sendReady() {
         guard !readySent else { return }
         readySent = true
-        connection.sendText(#"{"t":"ready","ready":true}"#)
+        send(.ready(true))
     }
 
     func guess(_ word: String?) {
         guard canGuess else { return }
         guessed = true
-        connection.sendText(#"{"t":"guess","text":"# + StrokeLog.jsonString(word ?? "?") + "}")
+        send(.guess(word ?? "?"))
     }
 
     // MARK: - ReplayPeer
@@ -147,8 +154,8 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         releaseSlot()
         let name = "r\(room.index)p\(seat)"
         // After an outage the token resumes the same player in the same seat.
-        let resume = outage != nil || redirectRoom != nil ? token.map { #","token":"# + StrokeLog.jsonString($0) } ?? "" : ""
-        connection.sendText(#"{"t":"hello","name":"# + StrokeLog.jsonString(String(name.prefix(24))) + resume + "}")
+        let resume = outage != nil || redirectRoom != nil ? token : nil
+        send(.hello(name: String(name.prefix(24)), token: resume))
     }
 
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
@@ -208,10 +215,10 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     }
 
     /// The server welcomed this client back after an outage.
-    private func resumed(_ object: [String: Any]) {
+    private func resumed(_ resumed: Bool) {
         guard let index = outage else { return }
         outage = nil
-        guard object["resumed"] as? Bool == true else {
+        guard resumed else {
             // The server no longer knows the token: a new player without a seat.
             context.outages[index].refused = true
             context.counters.unexpectedCloses += 1
@@ -233,42 +240,38 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     }
 
     func received(text: ByteBuffer, on connection: ReplayConnection) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.readableBytesView))) as? [String: Any],
-              let type = object["t"] as? String else { return }
-        switch type {
-        case "welcome":
+        guard let message = ServerMessage(text: text.readableBytesView) else { return }
+        switch message {
+        case .welcome(let id, let token, let resumed, _, _):
             if outage != nil {
-                resumed(object)
+                self.resumed(resumed)
                 // The outage cut a redirect short: the room is still to be joined.
                 if online, let code = redirectRoom { redirectRoom = nil; join(code) }
                 return
             }
-            if let code = redirectRoom { return redirected(object, to: code) }
+            if let code = redirectRoom { return redirected(resumed: resumed, to: code) }
             online = true
-            token = object["token"] as? String
-            playerID = object["playerId"] as? String
+            self.token = token
+            playerID = id
             context.counters.welcomed += 1
             guard !room.plan.idle else { return }
             enterRoom()
-        case "redirect":
-            followRedirect(object)
-        case "room":
+        case .redirect(let code, _, let path):
+            followRedirect(room: code.rawValue, path: path)
+        case .room(let view):
             redirectsInARow = 0
-            if seat == 0, room.code == nil, let code = object["code"] as? String { room.created(code: code) }
-            if let canvas = object["canvas"] as? [String: Any], let w = canvas["w"] as? Int, let h = canvas["h"] as? Int {
-                room.canvas = CanvasSize(width: w, height: h)
-            }
-            let players = (object["players"] as? [Any])?.count ?? 0
+            if seat == 0, room.code == nil { room.created(code: view.code.rawValue) }
+            room.canvas = CanvasSize(width: view.canvasWidth, height: view.canvasHeight)
             // Back in a turn this client was drawing: its pass stopped with the connection and
             // cannot pick up where the server's canvas is, so the turn is handed on.
             if awaitingRestoredRoom {
                 awaitingRestoredRoom = false
-                restatedTurnExpected = object["phase"] as? String == "drawing"
-                if restatedTurnExpected, let drawer = object["drawer"] as? String, drawer == playerID, room.currentDrawer !== self {
-                    connection.sendText(#"{"t":"skip"}"#)
+                restatedTurnExpected = view.phase == .drawing
+                if restatedTurnExpected, let drawer = view.drawer, drawer == playerID, room.currentDrawer !== self {
+                    send(.skip)
                 }
             }
-            if object["phase"] as? String == "lobby", players >= room.plan.players, !readySent {
+            if view.phase == .lobby, view.players.count >= room.plan.players, !readySent {
                 if room.plan.connectFirst, !isSeated {
                     isSeated = true
                     room.seated(self)
@@ -276,13 +279,12 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                     sendReady()
                 }
             }
-        case "choose":
-            connection.sendText(#"{"t":"choose","index":0}"#)
-        case "canvas":
+        case .choose:
+            send(.choose(index: 0))
+        case .canvas:
             // The server replays the canvas from a white page: strokes start afresh.
             cursor = StrokeCursor()
-        case "turn":
-            let drawer = object["drawer"] as? String
+        case .turn(let drawer, _, _, let remainingMs, let word):
             if restatedTurnExpected {
                 restatedTurnExpected = false
                 // The turn this client was in before the outage, restated: nothing new.
@@ -292,9 +294,9 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             resynced = false
             turn += 1
             turnDrawer = drawer
-            if drawer != nil, drawer == playerID {
+            if drawer == playerID {
                 isDrawing = true
-                room.startPass(by: self, turn: turn, word: object["word"] as? String, remainingMs: object["remainingMs"] as? Int)
+                room.startPass(by: self, turn: turn, word: word, remainingMs: remainingMs)
             } else {
                 isDrawing = false
                 isWatchingTurn = true
@@ -303,28 +305,27 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
                 cursor = StrokeCursor()
                 ledger = room.ledger(for: turn)
             }
-        case "turnEnd":
+        case .turnEnd(_, let reason, _, _, _):
             restatedTurnExpected = false
             if isDrawing {
                 isDrawing = false
                 room.stopPass(of: self)
-                context.counters.turnsEnded[object["reason"] as? String ?? "?", default: 0] += 1
+                context.counters.turnsEnded[reason.rawValue, default: 0] += 1
             }
             finishTurn()
-        case "gameEnd":
+        case .gameEnd:
             readySent = false
             if seat == 0 { context.counters.gamesEnded += 1 }
-        case "error":
-            let code = object["code"] as? String ?? "?"
-            context.counters.serverErrors[code, default: 0] += 1
+        case .error(let error):
+            context.counters.serverErrors[error.code.rawValue, default: 0] += 1
             // A saturated server turns new rooms and joins away for a while: wait as told
             // and ask again, so a busy moment does not leave a seat empty.
-            if code == "server_busy", let ref = object["ref"] as? String, ref == "create" || ref == "join" {
+            if error.code == .serverBusy, error.ref == "create" || error.ref == "join" {
                 context.counters.busyRetries += 1
-                let delay = max(10, min(60_000, object["retryAfterMs"] as? Int ?? room.plan.busyRetryDefaultMs))
+                let delay = max(10, min(60_000, error.retryAfterMs ?? room.plan.busyRetryDefaultMs))
                 room.eventLoop.scheduleTask(in: .milliseconds(Int64(delay))) { [self] in enterRoom() }
             }
-            if code == "room_not_found", object["ref"] as? String == "join", seat > 0, joinRetries < Self.maxJoinRetries, let code = room.code {
+            if error.code == .roomNotFound, error.ref == "join", seat > 0, joinRetries < Self.maxJoinRetries, let code = room.code {
                 joinRetries += 1
                 let sent = connection
                 room.eventLoop.scheduleTask(in: Self.joinRetryDelay) { [self] in

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Foundation
 import NIOCore
 
@@ -44,7 +45,7 @@ final class ReplayRecorder: ReplayPeer, @unchecked Sendable {
     }
 
     func connected(_ connection: ReplayConnection) {
-        connection.sendText(#"{"t":"hello","name":"recorder"}"#)
+        connection.sendText(ClientMessage.hello(name: "recorder").jsonString)
     }
 
     func closed(_ connection: ReplayConnection, code: Int?, error: (any Error)?) {
@@ -58,37 +59,33 @@ final class ReplayRecorder: ReplayPeer, @unchecked Sendable {
     }
 
     func received(text: ByteBuffer, on connection: ReplayConnection) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.readableBytesView))) as? [String: Any],
-              let type = object["t"] as? String else { return }
-        switch type {
-        case "welcome":
-            connection.sendText(#"{"t":"join","code":"# + StrokeLog.jsonString(code) + "}")
-        case "room":
-            if let canvas = object["canvas"] as? [String: Any], let w = canvas["w"] as? Int, let h = canvas["h"] as? Int {
-                size = CanvasSize(width: w, height: h)
-            }
-            if turnStart == nil, object["phase"] as? String == "drawing" {
+        guard let message = ServerMessage(text: text.readableBytesView) else { return }
+        switch message {
+        case .welcome:
+            connection.sendText(ClientMessage.join(code: code).jsonString)
+        case .room(let view):
+            size = CanvasSize(width: view.canvasWidth, height: view.canvasHeight)
+            if turnStart == nil, view.phase == .drawing {
                 turnStart = NIODeadline.now().uptimeNanoseconds
             }
             if !spectating {
                 spectating = true
-                connection.sendText(#"{"t":"spectate","on":true}"#)
+                connection.sendText(ClientMessage.spectate(true).jsonString)
             }
-        case "canvas":
-            if let w = object["w"] as? Int, let h = object["h"] as? Int { size = CanvasSize(width: w, height: h) }
+        case .canvas(let width, let height):
+            size = CanvasSize(width: width, height: height)
             if turnStart == nil { turnStart = NIODeadline.now().uptimeNanoseconds }
-        case "turn":
+        case .turn:
             if frames.isEmpty { turnStart = NIODeadline.now().uptimeNanoseconds }
-        case "turnEnd":
-            word = object["word"] as? String
+        case .turnEnd(let word, _, _, _, _):
+            self.word = word
             if !frames.isEmpty { finish("the turn ended") } else { turnStart = nil }
-        case "error":
-            let code = object["code"] as? String ?? "?"
+        case .error(let error):
             // Only a failed join ends the recording (spectate may legitimately be refused).
-            if code == "room_not_found" || code == "room_full" || code == "banned" {
+            if [.roomNotFound, .roomFull, .banned].contains(error.code) {
                 done = true
                 connection.close()
-                promise.fail(RecordError.server(code, object["message"] as? String ?? ""))
+                promise.fail(RecordError.server(error.code.rawValue, error.message))
             }
         default:
             break
