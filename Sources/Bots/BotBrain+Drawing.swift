@@ -4,14 +4,12 @@ import Rooms
 
 /// Drawing: choosing a word it has a drawing for, and the replay plan fitted to the draw time.
 extension BotBrain {
-    mutating func chooseWord(_ m: [String: JSONValue], now: Timestamp) -> [BotAction] {
-        guard case .array(let values)? = m["words"] else { return [] }
-        let words = values.compactMap { if case .string(let w) = $0 { w } else { nil } }
+    mutating func chooseWord(_ words: [String], remainingMs: Int, now: Timestamp) -> [BotAction] {
         guard !words.isEmpty else { return [] }
         let drawable = words.indices.filter { !library.drawings(of: words[$0], language: language).isEmpty }
         let index = drawable.isEmpty ? 0 : drawable[rng.uniformIndex(below: drawable.count)]
         var delay = Int.random(in: style.chooseDelay, using: &rng)
-        if case .number(let remaining)? = m["remainingMs"] { delay = min(delay, max(0, Int(remaining) / 2)) }
+        delay = min(delay, max(0, remainingMs / 2))
         turn = .choosing(index: index, at: now + delay, drawable: !drawable.isEmpty)
         return []
     }

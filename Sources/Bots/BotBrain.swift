@@ -70,43 +70,47 @@ public struct BotBrain: Sendable {
 
     // MARK: - Inputs
 
-    /// A text message from the server.
+    /// A text message from the server, as a client receives it; one this version cannot
+    /// decode is ignored.
     public mutating func receive(text: String, now: Timestamp) -> [BotAction] {
-        guard case .object(let m)? = JSONValue.parse(Array(text.utf8)), case .string(let type)? = m["t"] else { return [] }
+        guard let message = ServerMessage(text: text.utf8) else { return finish([], now: now) }
+        return receive(message, now: now)
+    }
+
+    /// A message from the server (a bot inside the server gets it without the JSON).
+    public mutating func receive(_ message: ServerMessage, now: Timestamp) -> [BotAction] {
         var out: [BotAction] = []
-        switch type {
-        case "welcome":
-            if case .string(let id)? = m["playerId"] { playerID = PlayerID(id) }
-        case "room":
-            out += roomChanged(m, now: now)
-        case "joined":
-            if case .object(let p)? = m["player"], p["bot"] != .bool(true), p["id"] != playerID.map({ .string($0.rawValue) }) {
+        switch message {
+        case .welcome(let id, _, _, _, _):
+            playerID = id
+        case .room(let view):
+            out += roomChanged(view, now: now)
+        case .joined(let player):
+            if !player.bot, player.id != playerID {
                 sayMaybe(.greeting, now: now, delay: 800...2_500)
             }
-        case "choose":
-            out += chooseWord(m, now: now)
-        case "turn":
-            startTurn(m, now: now)
-        case "hint":
-            if case .string(let mask)? = m["mask"] { hintArrived(mask) }
-        case "close":
-            if case .string(let text)? = m["text"] { closeGuess(text, now: now) }
-        case "guessed":
-            if case .string(let id)? = m["playerId"], PlayerID(id) == playerID, case .guessing(var plan) = turn {
+        case .choose(let words, let remainingMs):
+            out += chooseWord(words, remainingMs: remainingMs, now: now)
+        case .turn(let drawer, _, let mask, let remainingMs, let word):
+            startTurn(drawer: drawer, mask: mask, remainingMs: remainingMs, word: word, now: now)
+        case .hint(let mask):
+            hintArrived(mask)
+        case .close(let text):
+            closeGuess(text, now: now)
+        case .guessed(let id, _, _):
+            if id == playerID, case .guessing(var plan) = turn {
                 plan.done = true
                 turn = .guessing(plan)
                 sayMaybe(.guessedIt, now: now, delay: 600...1_500)
             }
-        case "chat":
-            if case .string(let from)? = m["from"], PlayerID(from) != playerID, case .string(let text)? = m["text"] {
-                othersGuessed(text)
-            }
-        case "turnEnd":
+        case .chat(let from, _, let text):
+            if from != playerID { othersGuessed(text) }
+        case .turnEnd:
             turn = .idle
-        case "gameEnd":
+        case .gameEnd:
             turn = .idle
             sayMaybe(.gameOver, now: now, delay: 1_000...3_000)
-        case "kicked", "closed":
+        case .kicked, .closed:
             turn = .idle
             chats.removeAll()
         default:
@@ -135,11 +139,11 @@ public struct BotBrain: Sendable {
         case .idle:
             break
         case .choosing(let index, let at, _):
-            if at <= now { out.append(.send(#"{"t":"choose","index":\#(index)}"#)) }
+            if at <= now { out.append(.send(.choose(index: index))) }
         case .drawing(var plan):
             if let skipAt = plan.skipAt {
                 if skipAt <= now {
-                    out.append(.send(#"{"t":"skip"}"#))
+                    out.append(.send(.skip))
                     plan.skipAt = nil
                 }
             } else {
@@ -153,7 +157,7 @@ public struct BotBrain: Sendable {
             if !plan.done, plan.nextAt <= now {
                 if let guess = nextGuess(&plan) {
                     plan.tried.insert(GuessNormalizer.normalize(guess))
-                    out.append(.send(Self.message("guess", text: guess)))
+                    out.append(.send(.guess(guess)))
                 }
                 plan.nextAt = now + Int.random(in: style.guessInterval, using: &rng)
             }
@@ -162,38 +166,28 @@ public struct BotBrain: Sendable {
         if case .choosing(_, let at, _) = turn, at <= now { turn = .idle }
         while let first = chats.first, first.at <= now {
             chats.removeFirst()
-            out.append(.send(Self.message("chat", text: first.text)))
+            out.append(.send(.chat(first.text)))
         }
         return finish(out, now: now)
     }
 
     // MARK: - Steps
 
-    mutating func roomChanged(_ m: [String: JSONValue], now: Timestamp) -> [BotAction] {
-        if case .object(let settings)? = m["settings"], case .string(let code)? = settings["language"] { language = code }
-        if case .object(let c)? = m["canvas"], case .number(let w)? = c["w"], case .number(let h)? = c["h"] {
-            canvas = CanvasSize(width: Int(w), height: Int(h))
-        }
-        if case .string(let raw)? = m["phase"], let parsed = GamePhase(rawValue: raw) {
-            if parsed == .lobby && phase != .lobby { readied = false }
-            phase = parsed
-        }
+    mutating func roomChanged(_ view: RoomView, now: Timestamp) -> [BotAction] {
+        language = view.settings.language
+        canvas = CanvasSize(width: view.canvasWidth, height: view.canvasHeight)
+        if view.phase == .lobby && phase != .lobby { readied = false }
+        phase = view.phase
         // A bot joined as an outside client readies itself once per lobby visit.
-        guard phase == .lobby, !readied, let me = playerID, case .array(let players)? = m["players"] else { return [] }
-        for case .object(let p) in players where p["id"] == .string(me.rawValue) && p["ready"] == .bool(false) {
-            readied = true
-            return [.send(#"{"t":"ready","ready":true}"#)]
-        }
-        return []
+        guard phase == .lobby, !readied, let me = playerID,
+              view.players.contains(where: { $0.id == me && !$0.ready }) else { return [] }
+        readied = true
+        return [.send(.ready(true))]
     }
 
-    mutating func startTurn(_ m: [String: JSONValue], now: Timestamp) {
-        guard case .string(let drawer)? = m["drawer"], case .string(let mask)? = m["mask"] else { return }
-        var remaining = 60_000
-        if case .number(let ms)? = m["remainingMs"] { remaining = max(1_000, Int(ms)) }
-        if PlayerID(drawer) == playerID {
-            var word: String?
-            if case .string(let w)? = m["word"] { word = w }
+    mutating func startTurn(drawer: PlayerID, mask: String, remainingMs: Int, word: String?, now: Timestamp) {
+        let remaining = max(1_000, remainingMs)
+        if drawer == playerID {
             turn = .drawing(drawPlan(word: word, remaining: remaining, now: now))
             return
         }
@@ -233,9 +227,5 @@ public struct BotBrain: Sendable {
         case .guessing(let plan): if !plan.done { times.append(plan.nextAt) }
         }
         return times.min()
-    }
-
-    static func message(_ type: String, text: String) -> String {
-        "{\"t\":\"\(type)\",\"text\":\(StrokeLog.jsonString(text))}"
     }
 }

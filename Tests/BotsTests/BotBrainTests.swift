@@ -41,7 +41,7 @@ import Testing
             return
         }
         actions = brain.wake(now: at)
-        #expect(actions.first == .send(#"{"t":"choose","index":1}"#))
+        #expect(actions.first == .send(.choose(index: 1)))
         actions = brain.receive(text: #"{"t":"turn","drawer":"me","round":1,"mask":"_ _ _","remainingMs":40000,"word":"sun"}"#, now: at)
         var frames: [[UInt8]] = []
         var now = at
@@ -62,12 +62,12 @@ import Testing
         var actions = brain.receive(text: #"{"t":"turn","drawer":"me","round":1,"mask":"_ _ _","remainingMs":40000,"word":"sun"}"#, now: .zero)
         guard case .wake(let at)? = actions.last else { return #expect(Bool(false)) }
         actions = brain.wake(now: at)
-        #expect(actions.first == .send(#"{"t":"skip"}"#))
+        #expect(actions.first == .send(.skip))
     }
 
     @Test func asGuesserItOnlyGuessesWordsThatFitTheMaskAndNotWhatOthersTriedOrItself() {
         var brain = BotBrain(level: .hard, seed: 3, library: BotLibrary(), playerID: PlayerID("me"))
-        var actions = brain.receive(text: #"{"t":"room","settings":{"language":"en"},"phase":"drawing","players":[],"canvas":{"w":800,"h":600}}"#, now: .zero)
+        var actions = brain.receive(text: #"{"t":"room","code":"ABCDEF","settings":{"language":"en"},"phase":"drawing","players":[],"canvas":{"w":800,"h":600}}"#, now: .zero)
         actions = brain.receive(text: #"{"t":"turn","drawer":"x","round":1,"mask":"_ _ t","remainingMs":60000}"#, now: .zero)
         _ = brain.receive(text: #"{"t":"chat","from":"y","name":"Y","text":"cat"}"#, now: .zero)
         var guesses: [String] = []
@@ -76,25 +76,25 @@ import Testing
             guard case .wake(let next)? = actions.last else { break }
             now = next
             actions = brain.wake(now: now)
-            for case .send(let text) in actions where text.contains("\"guess\"") { guesses.append(text) }
+            for case .send(.guess(let text)) in actions { guesses.append(text) }
         }
         #expect(!guesses.isEmpty)
-        #expect(!guesses.contains(#"{"t":"guess","text":"cat"}"#))
+        #expect(!guesses.contains("cat"))
         #expect(Set(guesses).count == guesses.count)
     }
 
     @Test func aHardBotRecognisesADrawingItKnowsAndNamesIt() {
         var brain = BotBrain(level: .hard, seed: 2, library: .samples, playerID: PlayerID("me"))
-        _ = brain.receive(text: #"{"t":"room","settings":{"language":"en"},"phase":"drawing","players":[],"canvas":{"w":800,"h":600}}"#, now: .zero)
+        _ = brain.receive(text: #"{"t":"room","code":"ABCDEF","settings":{"language":"en"},"phase":"drawing","players":[],"canvas":{"w":800,"h":600}}"#, now: .zero)
         var actions = brain.receive(text: #"{"t":"turn","drawer":"x","round":1,"mask":"_ _ _ _ _","remainingMs":60000}"#, now: .zero)
         for frame in BotLibrary.samples.drawings(of: "heart", language: "en")[0].frames { _ = brain.receive(binary: frame.bytes, now: .zero) }
         var guesses: [String] = []
         for _ in 0..<10 {
             guard case .wake(let next)? = actions.last else { break }
             actions = brain.wake(now: next)
-            for case .send(let text) in actions where text.contains("\"guess\"") { guesses.append(text) }
+            for case .send(.guess(let text)) in actions { guesses.append(text) }
         }
-        #expect(guesses.contains(#"{"t":"guess","text":"heart"}"#), "\(guesses)")
+        #expect(guesses.contains("heart"), "\(guesses)")
     }
 
     @Test func theSameSeedPlaysTheSameGameAndAnotherSeedAnotherOne() {

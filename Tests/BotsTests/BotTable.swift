@@ -47,11 +47,10 @@ struct BotTable {
         for effect in effects {
             switch effect {
             case .send(let message, let audience):
-                let json = message.jsonString
-                if keepsTranscript { transcript.append("\(now.milliseconds) \(audience) \(json)") }
+                if keepsTranscript { transcript.append("\(now.milliseconds) \(audience) \(message.jsonString)") }
                 if recipients(audience).contains(host) { heardByHost.append(message) }
                 for id in recipients(audience) where brains[id] != nil {
-                    let actions = brains[id]!.receive(text: json, now: now)
+                    let actions = brains[id]!.receive(message, now: now)
                     pending += actions.map { (id, $0) }
                 }
             case .sendDrawing(let frames, let id):
@@ -78,9 +77,8 @@ struct BotTable {
             let (id, action) = pending.removeFirst()
             guard brains[id] != nil else { continue }
             switch action {
-            case .send(let text):
-                transcript.append("\(now.milliseconds) \(id) says \(text)")
-                guard case .success(let message) = ClientMessage.decode(Array(text.utf8)) else { continue }
+            case .send(let message):
+                transcript.append("\(now.milliseconds) \(id) says \(message.jsonString)")
                 apply(room.handle(message, from: id, now: now))
             case .sendBinary(let bytes):
                 if case .relay(let sender, _) = room.draw(frame: bytes, from: id, now: now) {

@@ -86,7 +86,7 @@ struct OutsideBot: Sendable {
         loop: for await input in inputs {
             var actions: [BotAction] = []
             switch input {
-            case .event(.message(let event, let raw)):
+            case .event(.message(let event, _)):
                 outcome.messages += 1
                 switch event {
                 case .error(let error) where error.ref == "join":
@@ -105,10 +105,9 @@ struct OutsideBot: Sendable {
                 default:
                     break
                 }
-                actions = brain.receive(text: raw, now: now())
-            case .event(.unrecognized(let raw)):
+                actions = brain.receive(event, now: now())
+            case .event(.unrecognized):
                 outcome.messages += 1
-                actions = brain.receive(text: raw, now: now())
             case .event(.drawing(let bytes)):
                 outcome.framesReceived += 1
                 actions = brain.receive(binary: bytes, now: now())
@@ -127,8 +126,8 @@ struct OutsideBot: Sendable {
             }
             for action in actions {
                 switch action {
-                case .send(let text):
-                    try? await client.send(.text(text))
+                case .send(let message):
+                    try? await client.send(message)
                 case .sendBinary(let bytes):
                     outcome.framesSent += 1
                     try? await client.send(.binary(bytes))

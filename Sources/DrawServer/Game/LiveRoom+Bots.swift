@@ -40,9 +40,8 @@ extension LiveRoom {
             }
         }
         guard !ids.isEmpty else { return }
-        let text = String(decoding: message.jsonBytes(), as: UTF8.self)
         for id in ids {
-            let actions = s.bots[id]?.brain.receive(text: text, now: now) ?? []
+            let actions = s.bots[id]?.brain.receive(message, now: now) ?? []
             s.botActions += actions.map { (id, $0) }
         }
     }
@@ -64,8 +63,7 @@ extension LiveRoom {
             let (id, action) = s.botActions.removeFirst()
             guard s.bots[id] != nil else { continue }
             switch action {
-            case .send(let text):
-                guard case .success(let message) = ClientMessage.decode(Array(text.utf8)) else { continue }
+            case .send(let message):
                 perform(s.room.handle(message, from: id, now: now), in: &s, server: server, code: code, now: now)
             case .sendBinary(let bytes):
                 botDraw(bytes, from: id, in: &s, server: server, code: code, now: now)
