@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "drawserver",
     // The server (the `drawserver` executable, target DrawServer) runs on Linux only: it
-    // uses epoll (CEpoll) and Linux system calls directly. The libraries Canvas, Rooms,
+    // uses epoll (CEpoll) and Linux system calls directly. The libraries Canvas, DrawProtocol, Rooms,
     // Bots and DrawClient are portable, so a native app on Apple platforms can use them;
     // this minimum is for them.
     platforms: [.macOS(.v15)],
