@@ -14,7 +14,7 @@ let package = Package(
     // this minimum is for them.
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "drawserver", targets: ["DrawServer"]),
+        .executable(name: "drawserver", targets: ["DrawServerCLI"]),
         .library(name: "Canvas", targets: ["Canvas"]),
         .library(name: "DrawProtocol", targets: ["DrawProtocol"]),
         .library(name: "Rooms", targets: ["Rooms"]),
@@ -97,12 +97,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A process's CPU time and allowed cores, read from the kernel (Linux): the server
+        // sizes its event loops by them, the benchmarks report CPU per operation.
+        .target(
+            name: "ProcessStats",
+            swiftSettings: swiftSettings
+        ),
         // `drawserver replay` and the core benchmarks, on the cores' public API and plain
         // SwiftNIO: nothing of the server's insides (README, "Load testing").
         .target(
             name: "LoadTester",
             dependencies: [
                 "CEpoll",
+                "ProcessStats",
                 "Canvas",
                 "DrawProtocol",
                 "Rooms",
@@ -116,7 +123,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
+        // The server: the I/O shell around the cores and its commands (serve, render, export,
+        // backup, bots). It does not depend on the load tester.
+        .target(
             name: "DrawServer",
             dependencies: [
                 "Canvas",
@@ -124,7 +133,7 @@ let package = Package(
                 "Rooms",
                 "Bots",
                 "DrawClient",
-                "LoadTester",
+                "ProcessStats",
                 "WebSocketFrames",
                 "HTTPEdge",
                 "CEpoll",
@@ -143,6 +152,24 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The `drawserver` executable: the server's commands, and beside them the load
+        // tester's (`replay`, `bench-*`) and `bench-relay`, whose harness reaches into the
+        // shell through its `package` API.
+        .executableTarget(
+            name: "DrawServerCLI",
+            dependencies: [
+                "DrawServer",
+                "DrawProtocol",
+                "LoadTester",
+                "ProcessStats",
+                "Rooms",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -203,6 +230,8 @@ let package = Package(
             name: "DrawServerTests",
             dependencies: [
                 "DrawServer",
+                "DrawServerCLI",
+                "ProcessStats",
                 "HTTPEdge",
                 "LoadTester",
                 "WebSocketFrames",

@@ -1,6 +1,7 @@
 import LoadTester
 import Testing
 @testable import DrawServer
+@testable import DrawServerCLI
 
 /// `bench-relay`'s two halves: the server's `RelayPathHarness` and LoadTester's
 /// `RelayBenchmark`, which sees the server only through `RelayPath`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Canvas
 import Foundation
+@testable import ProcessStats
 import Testing
 @testable import DrawServer
 @testable import LoadTester

@@ -10,7 +10,7 @@ import Synchronization
 /// By default it reads the process's monotonic clock and its timers are the event loops'.
 /// A test hands in a `ManualServerClock` instead: game time then moves only when the test
 /// advances it, and a room's turn, hints and bots play out without waiting for real time.
-struct ServerClock: Sendable {
+package struct ServerClock: Sendable {
     /// Game time since the clock's origin.
     private let read: @Sendable () -> Duration
     /// Game time of a monotonic instant already read, such as when a frame arrived.
@@ -42,7 +42,7 @@ struct ServerClock: Sendable {
         wake = { delay, loop, body in manual.schedule(after: delay, on: loop, body) }
     }
 
-    var now: Timestamp { Self.timestamp(read()) }
+    package var now: Timestamp { Self.timestamp(read()) }
 
     /// The game time of an instant already read, such as when a frame arrived.
     func timestamp(of instant: ContinuousClock.Instant) -> Timestamp {

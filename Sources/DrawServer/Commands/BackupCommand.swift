@@ -6,8 +6,10 @@ import GRDB
 /// SQLite's online backup API (GRDB's `backup(to:)`). The copy is written next to the
 /// output under a temporary name, checked, then renamed, so a failed backup never leaves a
 /// half-written file where a good one is expected.
-struct BackupCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BackupCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy a drawserver database (it may be running) to a file, and check the copy.",
         discussion: "Restore: stop the server, replace its --db file with the copy (delete any -wal and -shm files next to it), start it. See docs/PERSISTENCE.md."
@@ -18,7 +20,7 @@ struct BackupCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The copy to write; must not exist yet.")
     var output: String
 
-    func run() throws {
+    package func run() throws {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no database at \(db)") }
         guard !FileManager.default.fileExists(atPath: output) else { throw ValidationError("\(output) exists; choose a new name") }
         var configuration = Configuration()

@@ -8,8 +8,10 @@ import Rooms
 /// `drawserver bot`: bots that play in a room of a running server as outside clients,
 /// each a `BotBrain` driven through a `DrawClient` connection (the same brain the server
 /// seats with `addBot`). Also a load source made of whole games.
-struct BotCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct BotCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "bot",
         abstract: "Play in a room of a running server as bots (through the DrawClient library).",
         discussion: """
@@ -52,7 +54,7 @@ struct BotCommand: AsyncParsableCommand {
         static let timedOut: Int32 = 4
     }
 
-    func validate() throws {
+    package func validate() throws {
         guard (1...64).contains(count) else { throw ValidationError("--count must be 1 to 64") }
         guard BotLevel(rawValue: level) != nil else { throw ValidationError("--level must be easy, normal or hard") }
         guard RoomCode(parsing: room) != nil else { throw ValidationError("--room is not a room code: \(room)") }
@@ -61,7 +63,7 @@ struct BotCommand: AsyncParsableCommand {
         guard url.hasPrefix("ws://") || url.hasPrefix("wss://") else { throw ValidationError("--url must start with ws:// or wss://") }
     }
 
-    func run() async throws {
+    package func run() async throws {
         let level = BotLevel(rawValue: level) ?? .normal
         let base = seed ?? UInt64.random(in: 0...UInt64.max)
         let plan = OutsideBot.Plan(url: url, room: room, games: games, timeout: .milliseconds(Int64(timeout * 1000)))

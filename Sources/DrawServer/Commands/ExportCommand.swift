@@ -3,8 +3,10 @@ import Canvas
 import Foundation
 
 /// `drawserver export`: a finished turn's stroke log from the database, as NDJSON.
-struct ExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ExportCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write a finished turn's stroke log (protocol section 7) from the database.",
         discussion: "Turns are numbered from 1 (the oldest kept) per room; without --turn the latest is written. Use --list to see them."
@@ -21,7 +23,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "List the room's finished turns instead of exporting one.")
     var list = false
 
-    func run() throws {
+    package func run() throws {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no database at \(db)") }
         let database: GameDatabase
         do {

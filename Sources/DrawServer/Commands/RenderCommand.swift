@@ -4,8 +4,10 @@ import Foundation
 
 /// `drawserver render LOG.ndjson -o OUT.png`: replays a stroke log (protocol section 7) into
 /// a PNG or PPM, for moderation, bug reports and checking load-test logs by eye.
-struct RenderCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct RenderCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a stroke log (NDJSON) to a PNG or PPM image.",
         discussion: """
@@ -37,7 +39,7 @@ struct RenderCommand: ParsableCommand {
         var description: String
     }
 
-    func validate() throws {
+    package func validate() throws {
         _ = try format()
         if let scale, !Raster.scaleRange.contains(scale) {
             throw ValidationError("--scale must be between 1 and 4, got \(scale).")
@@ -50,7 +52,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: log))

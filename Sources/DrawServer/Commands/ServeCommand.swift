@@ -10,8 +10,10 @@ import ServiceLifecycle
 import UnixSignals
 
 /// `drawserver serve`: runs the game server.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ServeCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the game server (HTTP, WebSocket at /ws, the browser client at /)."
     )
@@ -121,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
 
-    func run() async throws {
+    package func run() async throws {
         let env = Environment()
         var configuration = ServerConfiguration()
         configuration.host = host ?? env.string("DRAWSERVER_HOST") ?? configuration.host

@@ -4,8 +4,10 @@ import Foundation
 
 /// `drawserver timelapse LOG.ndjson -o OUT.png`: replays a stroke log (protocol section 7)
 /// into an animated PNG time-lapse, with the validation and errors of `drawserver render`.
-struct TimelapseCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct TimelapseCommand: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "timelapse",
         abstract: "Render a stroke log (NDJSON) as an animated PNG (APNG) time-lapse.",
         discussion: """
@@ -40,7 +42,7 @@ struct TimelapseCommand: ParsableCommand {
     @Option(name: .customLong("max-bytes"), help: "Largest file in bytes; degrade until it fits.")
     var maxBytes: Int = TimelapseEncoder.Configuration().maxBytes
 
-    func validate() throws {
+    package func validate() throws {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard ext == "png" || ext == "apng" else {
             throw ValidationError("the output must end in .png or .apng: \(output)")
@@ -69,7 +71,7 @@ struct TimelapseCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: log))

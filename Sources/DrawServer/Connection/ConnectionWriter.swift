@@ -19,10 +19,10 @@ import NIOWebSocket
 /// scheduler); everything else, the sink and the spare array, is used on the event loop
 /// only, in `drain`. The drain touches few objects on purpose: on the hot path each
 /// connection-owned object visited is a likely cache and TLB miss.
-final class ConnectionWriter: @unchecked Sendable {
+package final class ConnectionWriter: @unchecked Sendable {
     /// Where frames go: the connection's `SocketHandler` in production, a counter in
     /// benchmarks. Used on the event loop only.
-    protocol Sink: AnyObject {
+    package protocol Sink: AnyObject {
         var eventLoop: any EventLoop { get }
         /// Whether the socket takes more bytes now.
         var isWritable: Bool { get }
@@ -50,7 +50,7 @@ final class ConnectionWriter: @unchecked Sendable {
     /// The array drains swap with the outbox's, kept between drains. On the event loop only.
     private var spare: [WireFrame] = []
 
-    init(outbox: Outbox, sink: any Sink, maxFrameSize: Int, scheduler: EventLoopWriteScheduler) {
+    package init(outbox: Outbox, sink: any Sink, maxFrameSize: Int, scheduler: EventLoopWriteScheduler) {
         precondition(scheduler.eventLoop === sink.eventLoop, "a writer is drained on its own connection's event loop")
         self.outbox = outbox
         self.sink = sink

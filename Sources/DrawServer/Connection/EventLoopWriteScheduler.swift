@@ -10,7 +10,7 @@ import Synchronization
 /// the loop itself do not wait for the task: the reading connection's handler drains them
 /// when its read burst ends (`drainNow`), and the task then finds nothing left but that
 /// connection's own writer, if it was woken.
-final class EventLoopWriteScheduler: Sendable {
+package final class EventLoopWriteScheduler: Sendable {
     let eventLoop: any EventLoop
     private let pending = Mutex<Pending>(Pending())
 
@@ -75,10 +75,10 @@ final class EventLoopWriteScheduler: Sendable {
 }
 
 /// One `EventLoopWriteScheduler` per event loop, made on first use.
-final class EventLoopWriteSchedulers: Sendable {
+package final class EventLoopWriteSchedulers: Sendable {
     private let schedulers = Mutex<[ObjectIdentifier: EventLoopWriteScheduler]>([:])
 
-    func scheduler(for eventLoop: any EventLoop) -> EventLoopWriteScheduler {
+    package func scheduler(for eventLoop: any EventLoop) -> EventLoopWriteScheduler {
         schedulers.withLock { map in
             let key = ObjectIdentifier(eventLoop)
             if let existing = map[key] { return existing }

@@ -13,15 +13,15 @@ import Synchronization
 /// writer is woken once. A client that cannot keep up overflows the queue: its frames
 /// are dropped, it is closed with 4008, and if its socket does not drain the close
 /// within `overflowCloseGrace` the channel is closed outright.
-final class Outbox: Sendable {
-    struct Close: Sendable, Equatable {
-        var code: CloseCode
-        var reason: String
+package final class Outbox: Sendable {
+    package struct Close: Sendable, Equatable {
+        package var code: CloseCode
+        package var reason: String
 
         /// Whether the server waits for the peer's answering close before closing the TCP
         /// connection. Not after abuse (1008, 1009): a flooding peer is busy sending, not
         /// answering, and every byte it sends meanwhile would still be read and decoded.
-        var waitsForAnswer: Bool { code != .policyViolation && code != .messageTooBig }
+        package var waitsForAnswer: Bool { code != .policyViolation && code != .messageTooBig }
     }
 
     fileprivate struct State: Sendable {
@@ -73,7 +73,7 @@ final class Outbox: Sendable {
     ///     the socket at once.
     ///   - hardClose: closes the socket without a handshake, for a client that stopped reading.
     ///   - onOverflow: counts an overflow (metrics).
-    init(
+    package init(
         limit: Int, eventLoop: (any EventLoop)? = nil, hardClose: @escaping @Sendable () -> Void,
         onOverflow: @escaping @Sendable () -> Void = {}
     ) {
@@ -224,7 +224,7 @@ final class Outbox: Sendable {
     func sendText(_ bytes: [UInt8]) { send(WireFrame(.text, payload: bytes)) }
 
     /// Asks the writer to close with `code` after `flush`ing what is queued (or dropping it).
-    func close(code: CloseCode, reason: String, flush: Bool = true) {
+    package func close(code: CloseCode, reason: String, flush: Bool = true) {
         let wake = state.withLock { s -> ConnectionWriter? in
             guard s.close == nil, !s.finished else { return nil }
             if !flush {

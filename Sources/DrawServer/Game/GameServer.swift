@@ -16,10 +16,10 @@ import Synchronization
 /// player joins another room" are always seen in order. Each room has a lock of its own
 /// (`LiveRoom`). Locks are taken in one order, a room's before the directory's: the server
 /// never calls a room while it holds the directory's lock.
-final class GameServer: Sendable {
+package final class GameServer: Sendable {
     let configuration: ServerConfiguration
     /// Game time and the rooms' timers; a test may hand in virtual time.
-    let clock: ServerClock
+    package let clock: ServerClock
     let logger: Logger
     let store: any GameStore
     /// Each loop's poller for busy connections (`ReadPoller`); nil when NIO reads them all.
@@ -32,7 +32,7 @@ final class GameServer: Sendable {
     let moderation = Moderation()
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
-    let writeSchedulers = EventLoopWriteSchedulers()
+    package let writeSchedulers = EventLoopWriteSchedulers()
     /// Runs the rooms' timers.
     let eventLoopGroup: any EventLoopGroup
     /// Refuses new rooms, joins and quick plays while the node is saturated.

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop,
 /// on the server's game clock (`ServerClock`).
-final class LiveRoom: Sendable {
+package final class LiveRoom: Sendable {
     let code: RoomCode
     struct State: Sendable {
         var room: Room
@@ -49,7 +49,7 @@ final class LiveRoom: Sendable {
     /// Runs the room's timer.
     let eventLoop: any EventLoop
 
-    init(room: Room, server: GameServer) {
+    package init(room: Room, server: GameServer) {
         self.code = room.code
         self.state = Mutex(State(room: room))
         self.server = server
@@ -79,7 +79,7 @@ final class LiveRoom: Sendable {
     }
 
     /// A member resumed on a new connection, with the avatar its hello left it with.
-    func attach(_ player: PlayerID, outbox: Outbox, avatar: Avatar? = nil) {
+    package func attach(_ player: PlayerID, outbox: Outbox, avatar: Avatar? = nil) {
         update { s in
             guard s.room.isMember(player) else { return [] }
             s.outboxes[player] = outbox
@@ -133,7 +133,7 @@ final class LiveRoom: Sendable {
     }
 
     /// Moderator close.
-    func close() {
+    package func close() {
         update { s in s.room.close() }
     }
 
@@ -142,7 +142,7 @@ final class LiveRoom: Sendable {
     /// Judges a drawing frame and relays it to the other members, on the caller's thread
     /// (the drawer's event loop). Returns what the frame costs the sender's budget.
     @discardableResult
-    func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> DrawCharge {
+    package func draw(_ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant = .now) -> DrawCharge {
         draw(frame, from: player, receivedAt: receivedAt, now: server.clock.timestamp(of: receivedAt))
     }
 
@@ -150,7 +150,7 @@ final class LiveRoom: Sendable {
     /// What a drawing frame cost its sender: the points it relayed, or for a refused frame
     /// as many as its size could hold (refusals are paid for too, so they are shaped like
     /// any frame), and whether it was invalid (a strike: no honest client sends one).
-    struct DrawCharge: Equatable {
+    package struct DrawCharge: Equatable {
         var points: Int
         var invalid = false
     }

@@ -15,7 +15,7 @@ import Synchronization
 /// read-only database) is held, with every later batch behind it, and retried with backoff
 /// until a commit takes them all (`StorageHealth` decides, `HeldChanges` holds); see
 /// docs/PERSISTENCE.md, "Storage faults".
-final class PersistenceWriter: GameStore, Service {
+package final class PersistenceWriter: GameStore, Service {
     struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
         var interval: Duration = .milliseconds(75)
@@ -78,22 +78,22 @@ final class PersistenceWriter: GameStore, Service {
     let clock: WriterClock
 
     /// Running totals of what was committed (benchmarks report them; metrics export them).
-    struct Statistics: Sendable {
-        var commits = 0
-        var changes = 0
-        var strokeFrames = 0
-        var largestBatch = 0
-        var commitSeconds = 0.0
+    package struct Statistics: Sendable {
+        package var commits = 0
+        package var changes = 0
+        package var strokeFrames = 0
+        package var largestBatch = 0
+        package var commitSeconds = 0.0
         /// Commits made on the idle-priority thread (the others ran on GRDB's queue because
         /// the writer had fallen behind).
-        var idleCommits = 0
+        package var idleCommits = 0
         /// Commits that failed (each retry counts).
-        var failedCommits = 0
+        package var failedCommits = 0
     }
 
     private let totals = Mutex(Statistics())
 
-    var statistics: Statistics { totals.withLock { $0 } }
+    package var statistics: Statistics { totals.withLock { $0 } }
     var storageReport: StorageReport { published.withLock { $0 } }
 
     /// The capacity of the emptied batch waiting to be reused.
@@ -155,7 +155,7 @@ final class PersistenceWriter: GameStore, Service {
 
     // MARK: - The writer loop
 
-    func run() async throws {
+    package func run() async throws {
         var loop = await cancelWhenGracefulShutdown {
             var loop = Loop(health: StorageHealth(configuration: self.configuration.health))
             var lastCommit = self.elapsed
@@ -178,7 +178,7 @@ final class PersistenceWriter: GameStore, Service {
     /// Returns once everything queued so far is committed (true), or once a commit that
     /// included it failed (false: the changes are held and retried, or were given up).
     @discardableResult
-    func flush() async -> Bool {
+    package func flush() async -> Bool {
         await withCheckedContinuation { continuation in
             let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
                 guard !p.stopped else { return (true, nil) }

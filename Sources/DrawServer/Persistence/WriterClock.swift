@@ -9,7 +9,7 @@ import Synchronization
 /// `ManualServerClock` and reaches a ten-minute deadline by advancing it. (The batching
 /// cadence, `Configuration.interval`, stays on the task's own sleep: it is not a deadline
 /// and must end the moment a batch is due.)
-struct WriterClock: Sendable {
+package struct WriterClock: Sendable {
     /// Time since the writer started.
     let elapsed: @Sendable () -> Duration
     /// Runs `body` once `delay` has passed, on a thread that must not be blocked (it only

@@ -1,10 +1,10 @@
 import Canvas
 import CoreMetrics
 import DrawProtocol
-import LoadTester
 import Logging
 import NIOCore
 import NIOPosix
+import ProcessStats
 import Rooms
 import ServiceLifecycle
 import Synchronization
@@ -12,16 +12,16 @@ import Synchronization
 /// Everything a running drawserver is made of besides the HTTP layer: the game server,
 /// its database and batch writer, metrics and readiness. `drawserver serve` and the
 /// tests build one and hand it to `buildApplication`.
-final class DrawServerRuntime: Sendable {
+package final class DrawServerRuntime: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
-    let server: GameServer
+    package let server: GameServer
     let metrics: ServerMetrics
     let readiness = Readiness()
     let database: GameDatabase?
-    let writer: PersistenceWriter?
+    package let writer: PersistenceWriter?
     /// The PostgreSQL store (`--store`), instead of the SQLite database and writer.
-    let postgres: PostgresGameStore?
+    package let postgres: PostgresGameStore?
     /// Messages between nodes (LISTEN/NOTIFY) on a shared store.
     let bus: ClusterBus?
     let snapshots = SnapshotCache()
@@ -39,7 +39,7 @@ final class DrawServerRuntime: Sendable {
     /// Opens the database (when `configuration.databasePath` is set); throws a clear error
     /// for a file that is not a healthy drawserver database, without modifying it.
     /// With `postgres`, rooms and players live there instead (SQLite is not opened).
-    init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil, clock: ServerClock = ServerClock()) throws {
+    package init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil, clock: ServerClock = ServerClock()) throws {
         self.configuration = configuration
         self.logger = logger
         let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()

@@ -6,14 +6,14 @@ import NIOCore
 /// Server frames are not masked, so a message is the same bytes for every recipient: it
 /// is encoded once where it is made (a room's broadcast, a relayed drawing frame) and the
 /// same buffer is handed to every connection, which writes it to its socket as it is.
-struct WireFrame: Sendable {
-    enum Kind: UInt8, Sendable {
+package struct WireFrame: Sendable {
+    package enum Kind: UInt8, Sendable {
         case text = 0x1
         case binary = 0x2
         case ping = 0x9
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// Header then payload.
     let bytes: ByteBuffer
     let headerLength: Int
@@ -56,7 +56,7 @@ struct WireFrame: Sendable {
         }
     }
 
-    var payloadLength: Int { bytes.readableBytes - headerLength }
+    package var payloadLength: Int { bytes.readableBytes - headerLength }
 
     /// The payload, sharing the frame's storage.
     var payload: ByteBuffer {

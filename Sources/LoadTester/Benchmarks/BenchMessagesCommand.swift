@@ -1,6 +1,7 @@
 import ArgumentParser
 import DrawProtocol
 import Foundation
+import ProcessStats
 import Rooms
 
 /// `drawserver bench-messages`: what decoding a client's text frame costs, for the messages

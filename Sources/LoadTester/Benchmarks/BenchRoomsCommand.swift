@@ -2,6 +2,7 @@ import ArgumentParser
 import Canvas
 import DrawProtocol
 import Foundation
+import ProcessStats
 import Rooms
 
 /// `drawserver bench-rooms`: how many events per second the game core handles.

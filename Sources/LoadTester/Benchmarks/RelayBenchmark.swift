@@ -1,6 +1,7 @@
 import Canvas
 import Foundation
 import NIOCore
+import ProcessStats
 
 /// The server's relay path as `bench-relay` sees it: one drawer's frames in, every
 /// guesser's writer counting what reaches its (stand-in) socket. The server provides it

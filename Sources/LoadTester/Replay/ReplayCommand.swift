@@ -4,6 +4,7 @@ import DrawProtocol
 import Foundation
 import NIOCore
 import NIOPosix
+import ProcessStats
 import Rooms
 
 /// `drawserver replay`: a load tester that plays the real game with many clients while

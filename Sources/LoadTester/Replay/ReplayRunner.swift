@@ -4,6 +4,7 @@ import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
+import ProcessStats
 #endif
 
 /// Runs a load or idle replay: opens the rooms on a shared event-loop group (each room

@@ -16,8 +16,8 @@ import Synchronization
 /// batch writes a room only while the store still has this node's epoch for it (checked
 /// under a row lock in the batch's transaction). A refused room is reported lost
 /// (`onRoomLost`) and the node stops running it.
-final class PostgresGameStore: GameStore, Service {
-    struct Configuration: Sendable {
+package final class PostgresGameStore: GameStore, Service {
+    package struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
         var interval: Duration = .milliseconds(75)
         /// Commit early once this many changes (a drawing frame counts as one) are waiting.
@@ -117,18 +117,18 @@ final class PostgresGameStore: GameStore, Service {
     /// Where commit failures are counted (set by the runtime that serves metrics).
     let observer = Mutex<ServerMetrics?>(nil)
 
-    struct Statistics: Sendable, Equatable {
-        var commits = 0
-        var failedCommits = 0
-        var changes = 0
-        var fencedRooms = 0
+    package struct Statistics: Sendable, Equatable {
+        package var commits = 0
+        package var failedCommits = 0
+        package var changes = 0
+        package var fencedRooms = 0
         var droppedChanges = 0
         /// The fault in progress (the database unreachable), and since when (wall ms).
         var fault: StorageFault?
         var failingSince: Int64?
     }
 
-    var statistics: Statistics { totals.withLock { $0 } }
+    package var statistics: Statistics { totals.withLock { $0 } }
 
     func updateHealth<T>(_ body: (inout Statistics) -> T) -> T { totals.withLock { body(&$0) } }
 
@@ -143,7 +143,7 @@ final class PostgresGameStore: GameStore, Service {
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
     /// starts the connection pool. Fails with a one-line reason when the database cannot
     /// be reached or refuses.
-    static func open(
+    package static func open(
         url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), clock: WriterClock = .monotonic(), logger: Logger
     ) async throws(StoreOpenError) -> PostgresGameStore {
         // One plain connection first: the pool retries forever, this fails at once.
@@ -281,7 +281,7 @@ final class PostgresGameStore: GameStore, Service {
 
     // MARK: - The writer loop
 
-    func run() async throws {
+    package func run() async throws {
         let leaseClock = Task { await self.keepLeases() }
         await cancelWhenGracefulShutdown {
             var lastBeat = self.clock.elapsed()
@@ -362,7 +362,7 @@ final class PostgresGameStore: GameStore, Service {
 
     /// Returns once everything queued so far was tried (committed, or kept for a retry
     /// when the database is unreachable).
-    func flush() async {
+    package func flush() async {
         await withCheckedContinuation { continuation in
             let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
                 guard !p.stopped else { return (true, nil) }

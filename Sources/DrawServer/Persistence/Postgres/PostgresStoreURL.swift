@@ -5,7 +5,7 @@ import PostgresNIO
 ///
 /// TLS is not spoken: the store is meant to sit next to the nodes (loopback or a private
 /// network); `sslmode` other than `disable` is refused rather than silently ignored.
-struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     var host: String
     var port: Int
     var user: String
@@ -14,7 +14,7 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
 
     static let defaultPort = 5432
 
-    init(parsing text: String) throws(StoreURLError) {
+    package init(parsing text: String) throws(StoreURLError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme else {
             throw StoreURLError(url: text, reason: "not a URL")
         }
@@ -40,7 +40,7 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Without the password, for logs and error messages.
-    var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    package var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
 
     var connectionConfiguration: PostgresConnection.Configuration {
         PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
@@ -52,17 +52,17 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A `--store` value that is not a usable PostgreSQL URL.
-struct StoreURLError: Error, CustomStringConvertible {
+package struct StoreURLError: Error, CustomStringConvertible {
     var url: String
     var reason: String
-    var description: String { "store URL: \(reason)" }
+    package var description: String { "store URL: \(reason)" }
 }
 
 /// The store could not be opened at start-up (unreachable, refused, migrations failed).
-struct StoreOpenError: Error, CustomStringConvertible {
+package struct StoreOpenError: Error, CustomStringConvertible {
     var store: String
     var reason: String
-    var description: String { "store \(store): \(reason)" }
+    package var description: String { "store \(store): \(reason)" }
 
     /// One line, with PostgreSQL's own message when there is one (PSQLError hides its
     /// details from `description`).

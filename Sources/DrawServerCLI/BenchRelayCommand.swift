@@ -1,5 +1,7 @@
 import ArgumentParser
+import DrawServer
 import LoadTester
+import ProcessStats
 
 /// `drawserver bench-relay`: the relay path inside one process, from a drawer's frame
 /// through the room and every guesser's outbound queue to its writer on an event

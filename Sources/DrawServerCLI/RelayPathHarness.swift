@@ -1,4 +1,5 @@
 import DrawProtocol
+import DrawServer
 import Foundation
 import LoadTester
 import Logging

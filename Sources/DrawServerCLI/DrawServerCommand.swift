@@ -1,4 +1,5 @@
 import ArgumentParser
+import DrawServer
 import LoadTester
 
 /// `drawserver`: the game server and its tools.
