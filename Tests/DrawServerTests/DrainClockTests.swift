@@ -1,3 +1,5 @@
+import Canvas
+import DrawProtocol
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -65,6 +67,45 @@ struct DrainClockTests {
             #expect(await drain.value == 1, "the drain timeout cut the silent peer off")
             #expect(runtime.server.connectionCount == 0)
             silent.close()
+        }
+    }
+
+    /// A graceful restart loses no stroke: frames a drawer sends after the server's 1012 went
+    /// out, before its own close, are still applied to the canvas (RFC 6455 lets an
+    /// endpoint receive until the handshake completes) and stored by the drain's flush.
+    @Test func strokesDrawnWhileTheRestartCloseIsOnItsWayAreKept() async throws {
+        let clock = ManualServerClock()
+        try await withDrainingRuntime(clock) { runtime, port in
+            let ada = TestClient.connect(port: port)
+            let bob = TestClient.connect(port: port)
+            try await ada.hello("Ada")
+            try await bob.hello("Bob")
+            try await startTurn(ada, [bob])
+            let code = try #require(runtime.server.allRooms.first?.summary.code)
+            // Ada goes on drawing on a socket of her own: it answers the close only when told.
+            let drawer = try await RawWebSocket(port: port)
+            #expect(drawer.status == 101)
+            drawer.sendText(#"{"t":"hello","name":"Ada","token":"\#(ada.token)"}"#)
+            #expect(await ada.closeCode() == 4001, "the resume replaced her first connection")
+            let before = (0..<3).map { strokeBytes(from: Point(x: 10 + $0 * 10, y: 10), to: Point(x: 20 + $0 * 10, y: 40)) }
+            for frame in before { drawer.sendFrame(opcode: 2, frame) }
+            try await waitUntil { runtime.server.room(code)?.canvasState.frames == before.count }
+
+            let drain = Task { await runtime.drain() }
+            let heard = await drawer.readToEnd(within: 1)
+            let closes = RawWebSocket.frames(in: heard.bytes).filter { $0.opcode == 8 }
+            #expect(closes.map { Array($0.payload.prefix(2)) } == [[0x03, 0xF4]], "1012 came")
+            // Drawn after the 1012 arrived, before the answering close.
+            let after = (0..<4).map { strokeBytes(from: Point(x: 10 + $0 * 10, y: 300), to: Point(x: 20 + $0 * 10, y: 340)) }
+            for frame in after { drawer.sendFrame(opcode: 2, frame) }
+            drawer.sendFrame(opcode: 8, [0x03, 0xF4])
+            #expect(await bob.closeCode() == 1012)
+            #expect(await drain.value == 0, "nobody was cut off")
+            #expect(runtime.server.room(code)?.canvasState.frames == before.count + after.count)
+            if let writer = runtime.writer {
+                #expect(writer.statistics.strokeFrames >= before.count + after.count, "the drain's flush stored them")
+            }
+            drawer.close()
         }
     }
 }

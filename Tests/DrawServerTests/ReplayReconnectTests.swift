@@ -73,6 +73,37 @@ struct ReplayReconnectTests {
         _ = server
     }
 
+    /// A planned restart (SIGTERM drains with 1012, a new process takes over) loses no
+    /// operation: the run demands every one delivered (`--min-ratio 1`), and the outage
+    /// counts none lost. What a drawer sent while the 1012 was on its way is kept.
+    @Test func aGracefulRestartLosesNoOperation() async throws {
+        let db = temporaryDatabasePath()
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        var server = try await Self.start(db: db)
+        let port = server.port
+        let replay = Task {
+            try await ServerProcess.run(
+                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "4", "--players", "4", "--duration", "15",
+                 "--warmup", "0.5", "--drain", "3", "--reconnect", "--min-ratio", "1", "--quiet", "--json", json.path],
+                timeout: 90
+            )
+        }
+        try await Self.waitForDrawing(port: port, rooms: 4)
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(seconds: 20) == 0)
+        server = try await Self.start(db: db, port: port)
+
+        let (status, output) = try await replay.value
+        #expect(status == 0, "exit \(status): \(output)")
+        let summary = try JSONDecoder().decode(ReplaySummary.self, from: Data(contentsOf: json))
+        let outage = try #require(summary.outages?.first)
+        #expect(outage.closeCodes == ["1012": 16] && outage.recovered == 16, "\(outage)")
+        #expect(outage.opsLost == 0, "\(outage)")
+        #expect(summary.delivery.delivered > 0 && summary.delivery.lost == 0, "\(summary.delivery)")
+        _ = server
+    }
+
     /// Clients' outages that overlap are one event; one that begins after they all came
     /// back is the next; a client that never came back holds its event open.
     @Test func overlappingOutagesAreOneEvent() {

@@ -93,6 +93,19 @@ struct WebSocketReceiverTests {
         #expect(serverCloses.receive(Self.frame(.text, [0xFF])) == .none)
         #expect(serverCloses.receive(Self.frame(.connectionClose, [0x03, 0xE8])) == .closeConnection)
         #expect(serverCloses.state == .closed)
+
+        // A restart's close: the peer's messages up to its answer are still handed on, a
+        // ping is not answered, and a violation closes without a second close frame.
+        var restarting = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        restarting.serverCloses(deliveringMessages: true)
+        #expect(restarting.receive(Self.frame(.binary, [1, 2])) == .message(.binary(ByteBuffer(bytes: [1, 2]))))
+        #expect(restarting.receive(Self.frame(.text, Array("hi".utf8))) == .message(.text(ByteBuffer(string: "hi"))))
+        #expect(restarting.receive(Self.frame(.ping)) == .none)
+        #expect(restarting.receive(Self.frame(.connectionClose, [0x03, 0xF4])) == .closeConnection)
+        var violating = WebSocketReceiver(maxMessageBytes: 100, deflate: false)
+        violating.serverCloses(deliveringMessages: true)
+        #expect(violating.receive(Self.frame(.binary, masked: false)) == .closeConnection)
+        #expect(violating.state == .closed)
     }
 
     /// Every action the bytes call for, fed `step` bytes at a time.

@@ -22,6 +22,12 @@ package final class Outbox: Sendable {
         /// connection. Not after abuse (1008, 1009): a flooding peer is busy sending, not
         /// answering, and every byte it sends meanwhile would still be read and decoded.
         package var waitsForAnswer: Bool { code != .policyViolation && code != .messageTooBig }
+
+        /// Whether what the peer sends until its answering close is still handled. Only for
+        /// a restart (1012): the player did nothing wrong and is coming back, so a stroke
+        /// drawn while the close was on its way is kept, stored and relayed (RFC 6455 lets
+        /// an endpoint receive until the handshake completes); the drain waits for it.
+        package var keepsReceiving: Bool { code == .serviceRestart }
     }
 
     fileprivate struct State: Sendable {
@@ -255,6 +261,11 @@ package final class Outbox: Sendable {
     }
 
     var isClosing: Bool { state.withLock { $0.finished || $0.close != nil } }
+
+    /// Whether the peer's input is no longer handled: closing for anything but a restart
+    /// (`Close.keepsReceiving`), or finished otherwise. After a restart's close the outbox
+    /// is finished too (nothing more is written), but input is taken until the peer's close.
+    var refusesInput: Bool { state.withLock { $0.close.map { !$0.keepsReceiving } ?? $0.finished } }
 
     var queuedBytes: Int { state.withLock { $0.bytes } }
 

@@ -266,6 +266,6 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
         // Queued behind what this drain just flushed, on the same loop. Without waiting for
         // the answer (after abuse) the server closes first (RFC 6455 section 7.1.1): the
         // close frame goes out before the FIN, and nothing more is read from the abuser.
-        webSocket?.close(code: close.code, reason: close.reason, waitForAnswer: close.waitsForAnswer)
+        webSocket?.close(code: close.code, reason: close.reason, waitForAnswer: close.waitsForAnswer, keepReceiving: close.keepsReceiving)
     }
 }

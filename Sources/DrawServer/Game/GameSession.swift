@@ -52,7 +52,7 @@ final class GameSession: WebSocketService {
 
     func received(_ message: WebSocketReceiver.Message, on connection: WebSocketProtocolHandler) -> WebSocketDisposition {
         // After the server asked to close, nothing more is handled.
-        guard !outbox.isClosing else { return .handled }
+        guard !outbox.refusesInput else { return .handled }
         switch message {
         case .binary(let buffer): return receiveBinary(buffer, receivedAt: .now, sendAtOnce: !connection.hasInputBehind)
         case .text(let buffer): return receiveText(Array(buffer: buffer))

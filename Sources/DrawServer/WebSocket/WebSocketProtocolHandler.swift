@@ -188,7 +188,7 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private func retryHeld(arming: Int) {
         guard arming == retryArming else { return }
         guard let context else { return }
-        guard receiver.state == .open else {
+        guard receiver.state.deliversMessages else {
             held.removeAll()
             return
         }
@@ -249,11 +249,12 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
         context?.writeAndFlush(wrapOutboundOut(frame), promise: nil)
     }
 
-    /// The server closes. Waiting for the answer, nothing more is handled; a peer that does
-    /// not answer is cut off. Without waiting, the connection closes once the frame is out.
-    func close(code: CloseCode, reason: String, waitForAnswer: Bool) {
+    /// The server closes. Waiting for the answer, the peer's messages are handled only with
+    /// `keepReceiving` (a restart); a peer that does not answer is cut off. Without waiting,
+    /// the connection closes once the frame is out.
+    func close(code: CloseCode, reason: String, waitForAnswer: Bool, keepReceiving: Bool = false) {
         guard let context, receiver.state == .open else { return }
-        receiver.serverCloses()
+        receiver.serverCloses(deliveringMessages: waitForAnswer && keepReceiving)
         guard waitForAnswer else {
             writeCloseThenClose(context: context, code: code, reason: reason)
             return

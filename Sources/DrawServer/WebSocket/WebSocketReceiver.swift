@@ -35,9 +35,19 @@ struct WebSocketReceiver {
 
     enum State: Equatable {
         case open
-        /// The server sent its close and waits for the answer; data is ignored meanwhile.
-        case closing
+        /// The server sent its close and waits for the answer. Data meanwhile is handled
+        /// when `deliversMessages` (a restart: what the player drew on the way is kept),
+        /// else ignored.
+        case closing(deliversMessages: Bool)
         case closed
+
+        /// Open, or closing and still taking the peer's messages.
+        var deliversMessages: Bool {
+            switch self {
+            case .open, .closing(deliversMessages: true): true
+            case .closing(deliversMessages: false), .closed: false
+            }
+        }
     }
 
     let maxMessageBytes: Int
@@ -87,18 +97,24 @@ struct WebSocketReceiver {
         return nil
     }
 
-    /// The server starts the close handshake.
-    mutating func serverCloses() {
-        if state == .open { state = .closing }
+    /// The server starts the close handshake; with `deliveringMessages`, the peer's data
+    /// frames up to its answering close are still returned.
+    mutating func serverCloses(deliveringMessages: Bool = false) {
+        if state == .open { state = .closing(deliversMessages: deliveringMessages) }
     }
 
     /// One frame's part in the protocol.
     mutating func receive(_ frame: Frame) -> Action {
         switch state {
         case .open: break
-        // Waiting for the answer to the server's close, only that answer matters (and no
-        // second close frame may be sent).
-        case .closing: return frame.opcode == .connectionClose ? receiveClose(frame.payload) : .none
+        // Waiting for the answer to the server's close: that answer, and data if it is still
+        // taken. No second close frame may be sent, nor a pong after the close.
+        case .closing(let delivers):
+            switch frame.opcode {
+            case .connectionClose: return receiveClose(frame.payload)
+            case .text, .binary, .continuation: guard delivers else { return .none }
+            default: return .none
+            }
         case .closed: return .none
         }
         guard frame.isMasked else { return fail(.protocolError, "client frames must be masked") }
@@ -171,7 +187,7 @@ struct WebSocketReceiver {
     }
 
     private mutating func receiveClose(_ payload: ByteBuffer) -> Action {
-        if state == .closing {
+        if case .closing = state {
             state = .closed
             return .closeConnection
         }
@@ -188,9 +204,11 @@ struct WebSocketReceiver {
     }
 
     private mutating func fail(_ code: CloseCode, _ reason: String) -> Action {
+        let closing = if case .closing = state { true } else { false }
         state = .closed
         partial = nil
-        return .fail(code: code, reason: reason)
+        // The server's close frame is out already, and there may be only one.
+        return closing ? .closeConnection : .fail(code: code, reason: reason)
     }
 
     /// Codes a peer may send (RFC 6455 section 7.4): the defined ones that are not reserved
