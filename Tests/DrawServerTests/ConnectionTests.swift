@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 import HTTPEdge
 import Logging

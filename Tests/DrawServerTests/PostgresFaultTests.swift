@@ -1,3 +1,4 @@
+import DrawProtocol
 import Foundation
 import ServerTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Canvas
+import DrawProtocol
 import Foundation
 import ServerTestSupport
 import Testing

@@ -185,14 +185,6 @@ enum TestClientError: Error {
     case closed(Int?)
 }
 
-extension JSONValue {
-    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    var intValue: Int? { if case .number(let n) = self { Int(n) } else { nil } }
-    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
-    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
-    var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
-}
-
 /// A FIFO that a test awaits with a timeout, without losing events to cancellation.
 final class EventQueue<Element: Sendable>: Sendable {
     private struct State {
