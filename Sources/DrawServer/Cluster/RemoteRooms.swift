@@ -6,6 +6,23 @@ import Synchronization
 /// `PostgresGameStore.Configuration.directoryInterval`): a `join` for one of them is
 /// answered with a `redirect` to its node. Empty on a single node.
 final class RemoteRooms: Sendable {
+    /// What a shared store answers for the rooms and players of other nodes.
+    protocol SharedStore: Sendable {
+        /// A player another node stored, by token hash.
+        func otherNodesPlayer(tokenHash: String) async -> StoredState.Player?
+        /// The node that holds a room's lease.
+        func leaseHolder(of code: RoomCode) async -> String?
+        /// Returns once what this node queued is committed.
+        func flush() async
+    }
+
+    /// The shared store (several nodes), or nil on a single node.
+    private let store: (any SharedStore)?
+
+    init(store: (any SharedStore)? = nil) {
+        self.store = store
+    }
+
     struct Directory: Sendable {
         /// Room code to the id of the node that runs it.
         var owners: [RoomCode: String] = [:]
@@ -23,36 +40,23 @@ final class RemoteRooms: Sendable {
     }
 
     private let directory = Mutex(Directory())
-    private let playerLookup = Mutex<(@Sendable (String) async -> StoredState.Player?)?>(nil)
 
-    /// Set on a shared store: finds a player another node stored, by token hash.
-    func setPlayerLookup(_ lookup: @escaping @Sendable (String) async -> StoredState.Player?) {
-        playerLookup.withLock { $0 = lookup }
-    }
-
-    var looksUpPlayers: Bool { playerLookup.withLock { $0 != nil } }
-
-    private let commitHook = Mutex<(@Sendable () async -> Void)?>(nil)
-
-    /// Set on a shared store: waits until what this node queued is committed.
-    func setCommit(_ commit: @escaping @Sendable () async -> Void) {
-        commitHook.withLock { $0 = commit }
-    }
+    /// Whether a token this node does not know may be another node's player.
+    var looksUpPlayers: Bool { store != nil }
 
     /// Sends `redirect` once this node's queued changes (the player's own record among
     /// them) are committed, so the node the client goes to finds its token in the store.
     func sendRedirect(room: RoomCode, node: String, to outbox: Outbox) {
         let message = Self.redirectMessage(room: room, node: node)
-        guard let commit = commitHook.withLock({ $0 }) else { return outbox.sendText(message) }
+        guard let store else { return outbox.sendText(message) }
         Task {
-            await commit()
+            await store.flush()
             outbox.sendText(message)
         }
     }
 
     func lookupPlayer(tokenHash: String) async -> StoredState.Player? {
-        guard let lookup = playerLookup.withLock({ $0 }) else { return nil }
-        return await lookup(tokenHash)
+        await store?.otherNodesPlayer(tokenHash: tokenHash)
     }
 
     private let inviteHook = Mutex<(@Sendable (PlayerID, PlayerID, String) -> Void)?>(nil)
@@ -94,22 +98,15 @@ final class RemoteRooms: Sendable {
 
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }
 
-    private let ownerLookup = Mutex<(@Sendable (RoomCode) async -> String?)?>(nil)
-
-    /// Set on a shared store: finds the node that holds a room's lease.
-    func setOwnerLookup(_ lookup: @escaping @Sendable (RoomCode) async -> String?) {
-        ownerLookup.withLock { $0 = lookup }
-    }
-
     /// Whether a room missing here and from the directory may still run on another node.
-    var looksUpOwners: Bool { ownerLookup.withLock { $0 != nil } }
+    var looksUpOwners: Bool { store != nil }
 
     /// The node that runs `code`: from the directory, else from the store. A room made on
     /// another node since the last refresh is joinable at once (an invite link clicked
     /// straight away), not `room_not_found` until the refresh.
     func findOwner(of code: RoomCode) async -> String? {
         if let node = owner(of: code) { return node }
-        guard let lookup = ownerLookup.withLock({ $0 }), let node = await lookup(code) else { return nil }
+        guard let node = await store?.leaseHolder(of: code) else { return nil }
         // Until the next refresh replaces the directory, with this room in it.
         directory.withLock { $0.owners[code] = $0.owners[code] ?? node }
         return node

@@ -25,11 +25,11 @@ package final class GameServer: Sendable {
     /// Each loop's poller for busy connections (`ReadPoller`); nil when NIO reads them all.
     let readPollers: ReadPollers?
     /// Rooms other nodes run (several nodes on one store); empty on a single node.
-    let remoteRooms = RemoteRooms()
+    let remoteRooms: RemoteRooms
     /// Recent finished drawings, for `/d/ID.png` before (or without) the database.
     let drawings = DrawingShelf()
     /// Gallery opt-outs, bans and open reports.
-    let moderation = Moderation()
+    let moderation: Moderation
     let metrics: ServerMetrics
     /// Batches connection writers' drains per event loop.
     package let writeSchedulers = EventLoopWriteSchedulers()
@@ -80,9 +80,12 @@ package final class GameServer: Sendable {
 
     init(
         configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, readPollers: ReadPollers? = nil, clock: ServerClock = ServerClock()
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, readPollers: ReadPollers? = nil, clock: ServerClock = ServerClock(),
+        moderation: Moderation = Moderation(), remoteRooms: RemoteRooms = RemoteRooms()
     ) {
         self.configuration = configuration
+        self.moderation = moderation
+        self.remoteRooms = remoteRooms
         self.readPollers = readPollers
         self.clock = clock
         self.eventLoopGroup = eventLoopGroup

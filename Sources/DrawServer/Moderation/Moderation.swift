@@ -24,15 +24,20 @@ final class Moderation: Sendable {
     /// reported while being drawn, so such reports are linked to the drawing.
     private let turns = Mutex(TurnLinks())
 
-    init(configuration: Configuration = Configuration(), random: RandomSource = .system) {
+    /// The store bans and gallery settings are kept in, or nil: memory only.
+    let store: (any ModerationArchive)?
+    /// The store reports are kept in, or nil: memory only.
+    let archive: (any ReportArchive)?
+
+    init(
+        configuration: Configuration = Configuration(), random: RandomSource = .system,
+        store: (any ModerationArchive)? = nil, archive: (any ReportArchive)? = nil
+    ) {
         self.configuration = configuration
         self.desk = Mutex(ReportDesk(configuration: configuration.reports, random: random))
+        self.store = store
+        self.archive = archive
     }
-
-    /// The store bans and gallery settings are kept in (set once by the runtime), or nil.
-    private let storeSlot = Mutex<(any ModerationArchive)?>(nil)
-    var store: (any ModerationArchive)? { storeSlot.withLock { $0 } }
-    func useStore(_ store: (any ModerationArchive)?) { storeSlot.withLock { $0 = store } }
 
     // MARK: - Gallery opt-out
 
@@ -124,11 +129,6 @@ final class Moderation: Sendable {
     // MARK: - Reports
 
     func withDesk<T>(_ body: (inout ReportDesk) -> T) -> T { desk.withLock { body(&$0) } }
-
-    /// The store reports are kept in (set once by the runtime), or nil: memory only.
-    private let archiveSlot = Mutex<(any ReportArchive)?>(nil)
-    var archive: (any ReportArchive)? { archiveSlot.withLock { $0 } }
-    func useArchive(_ archive: (any ReportArchive)?) { archiveSlot.withLock { $0 = archive } }
 
     /// Open reports, newest first: the store's, and any the store could not take (kept in
     /// memory since), so a failing store hides none.

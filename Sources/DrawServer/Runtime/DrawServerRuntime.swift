@@ -62,7 +62,11 @@ package final class DrawServerRuntime: Sendable {
         if let postgres {
             self.database = nil
             self.writer = nil
-            let server = GameServer(configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
+            let server = GameServer(
+                configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup,
+                readPollers: pollers, clock: clock, moderation: Moderation(store: postgres, archive: postgres),
+                remoteRooms: RemoteRooms(store: postgres)
+            )
             self.server = server
             let bus = ClusterBus(
                 store: postgres, server: server,
@@ -74,9 +78,6 @@ package final class DrawServerRuntime: Sendable {
             // side table, putting every retain of it on the slow path); `deinit` lets go.
             // Another node took the room over (or this node could not renew in time).
             postgres.onRoomLost { code in server.abandon(code) }
-            server.remoteRooms.setPlayerLookup { hash in await postgres.player(tokenHash: hash) }
-            server.remoteRooms.setOwnerLookup { code in await postgres.leaseOwner(of: code) }
-            server.remoteRooms.setCommit { await postgres.flush() }
             server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
             postgres.onOrphans { stored in
                 let started = server.adoptRooms(stored)
@@ -99,7 +100,10 @@ package final class DrawServerRuntime: Sendable {
             let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock.writerClock)
             self.database = database
             self.writer = writer
-            self.server = GameServer(configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
+            self.server = GameServer(
+                configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup,
+                readPollers: pollers, clock: clock, moderation: Moderation(store: database, archive: database)
+            )
             self.bus = nil
         } else {
             self.bus = nil
@@ -107,10 +111,6 @@ package final class DrawServerRuntime: Sendable {
             self.writer = nil
             self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
         }
-        let reports: (any ReportArchive)? = database ?? postgres
-        server.moderation.useArchive(reports)
-        let moderation: (any ModerationArchive)? = database ?? postgres
-        server.moderation.useStore(moderation)
     }
 
     deinit {

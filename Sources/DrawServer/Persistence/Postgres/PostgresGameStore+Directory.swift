@@ -122,3 +122,9 @@ extension PostgresGameStore {
         await perform(actions)
     }
 }
+
+/// Other nodes' players and rooms, as the remote rooms ask for them.
+extension PostgresGameStore: RemoteRooms.SharedStore {
+    func otherNodesPlayer(tokenHash: String) async -> StoredState.Player? { await player(tokenHash: tokenHash) }
+    func leaseHolder(of code: RoomCode) async -> String? { await leaseOwner(of: code) }
+}
