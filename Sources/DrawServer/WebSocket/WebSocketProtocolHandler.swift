@@ -188,7 +188,10 @@ final class WebSocketProtocolHandler: ChannelDuplexHandler {
     private func retryHeld(arming: Int) {
         guard arming == retryArming else { return }
         guard let context else { return }
-        guard receiver.state.deliversMessages else {
+        // Messages were held only while they could be delivered, so they still are, the
+        // peer's close or a restart's close notwithstanding (a stroke read before either is
+        // kept); only a close that stops taking input drops them.
+        guard linger == nil, receiver.state != .closing(deliversMessages: false) else {
             held.removeAll()
             return
         }
