@@ -25,8 +25,7 @@ extension PostgresStoreTests {
         let store = try await PostgresGameStore.open(
             url: viaLink, nodeID: "cut", configuration: configuration, clock: .manual(clock), logger: logger
         )
-        let lost = LostRooms()
-        store.onRoomLost { lost.add($0) }
+        let lost = LostRooms(of: store)
         let writer = Task { try await store.run() }
         var room = StrokeStorageTests.drawingRoom("PGCLCK")
         let at = Timestamp(milliseconds: 1_000)

@@ -153,10 +153,8 @@ struct PostgresStoreTests {
         // machine cannot let one run out early.
         let a = try await open(url, node: "node-a", leaseMs: 600_000)
         let b = try await open(url, node: "node-b", leaseMs: 600_000)
-        let lostOnA = LostRooms()
-        let lostOnB = LostRooms()
-        a.onRoomLost { lostOnA.add($0) }
-        b.onRoomLost { lostOnB.add($0) }
+        let lostOnA = LostRooms(of: a)
+        let lostOnB = LostRooms(of: b)
         var room = StrokeStorageTests.drawingRoom("PGCCCC")
         let now = Timestamp(milliseconds: 1_000)
 
@@ -170,6 +168,8 @@ struct PostgresStoreTests {
         // B's writes for A's room are refused before they reach the table.
         b.roomChanged(room.snapshot(now: now))
         await b.commitPending()
+        // Told through the store's events, which a task of `LostRooms` reads.
+        try await waitUntil { !lostOnB.rooms.isEmpty }
         #expect(lostOnB.rooms == [room.code])
         #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-a")
 
@@ -196,6 +196,7 @@ struct PostgresStoreTests {
         a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1, from: 7)[0])
         a.roomClosed(room.code)
         await a.commitPending()
+        try await waitUntil { !lostOnA.rooms.isEmpty }
         #expect(lostOnA.rooms == [room.code])
         #expect(a.statistics.fencedRooms == 1)
         #expect(a.keeper.withLock { $0.isLost(room.code) })
@@ -216,10 +217,25 @@ struct PostgresStoreTests {
 }
 
 /// Rooms a store reported lost, in order.
+/// The rooms a store says were lost (`PostgresGameStore.Event.roomLost`), as it says them.
 final class LostRooms: Sendable {
-    private let value = Mutex<[RoomCode]>([])
-    func add(_ code: RoomCode) { value.withLock { $0.append(code) } }
-    var rooms: [RoomCode] { value.withLock { $0 } }
+    private final class Codes: Sendable {
+        let value = Mutex<[RoomCode]>([])
+    }
+
+    private let codes = Codes()
+    private let follower: Task<Void, Never>
+
+    init(of store: PostgresGameStore) {
+        let codes = self.codes
+        follower = Task {
+            for await case .roomLost(let code) in store.events { codes.value.withLock { $0.append(code) } }
+        }
+    }
+
+    deinit { follower.cancel() }
+
+    var rooms: [RoomCode] { codes.value.withLock { $0 } }
 }
 
 extension PersistenceTests {

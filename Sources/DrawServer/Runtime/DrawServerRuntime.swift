@@ -24,6 +24,8 @@ package final class DrawServerRuntime: Sendable {
     package let postgres: PostgresGameStore?
     /// Messages between nodes (LISTEN/NOTIFY) on a shared store.
     let bus: ClusterBus?
+    /// On a shared store: does what the store tells the server (`follow`).
+    private let storeEvents: Task<Void, Never>?
     let snapshots = SnapshotCache()
     /// Rendered `/d/ID.png` and `/d/ID.apng` images.
     let drawingImages = DrawingImageCache()
@@ -74,26 +76,10 @@ package final class DrawServerRuntime: Sendable {
             )
             self.bus = bus
             server.remoteRooms.setInviteForwarder { target, sender, text in bus.invite(target, from: sender, text: text) }
-            // The store's handlers hold the server strongly (a weak reference would give it a
-            // side table, putting every retain of it on the slow path); `deinit` lets go.
-            // Another node took the room over (or this node could not renew in time).
-            postgres.onRoomLost { code in server.abandon(code) }
             server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
-            postgres.onOrphans { stored in
-                let started = server.adoptRooms(stored)
-                // Their players connected to other nodes are sent here.
-                let moved = stored.rooms.compactMap { room -> (RoomCode, [String])? in
-                    guard let code = RoomCode(parsing: room.snapshot.code), started.contains(code) else { return nil }
-                    return (code, room.snapshot.members.map(\.id))
-                }
-                Task { await bus.announceMoved(moved) }
-                return started
-            }
-            postgres.onDirectory { directory, players in
-                server.remoteRooms.replace(directory)
-                server.adopt(players)
-            }
+            storeEvents = Task { await Self.follow(postgres, server: server, bus: bus) }
         } else if let path = configuration.databasePath {
+            storeEvents = nil
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
@@ -106,6 +92,7 @@ package final class DrawServerRuntime: Sendable {
             )
             self.bus = nil
         } else {
+            storeEvents = nil
             self.bus = nil
             self.database = nil
             self.writer = nil
@@ -113,8 +100,31 @@ package final class DrawServerRuntime: Sendable {
         }
     }
 
-    deinit {
-        postgres?.clearHandlers()
+    /// Does what the shared store tells (`PostgresGameStore.Event`) until it closes. Nothing
+    /// here waits on the database or the bus: a lost room is stopped at once, whatever is
+    /// still on its way for an earlier event.
+    private static func follow(_ postgres: PostgresGameStore, server: GameServer, bus: ClusterBus) async {
+        for await event in postgres.events {
+            switch event {
+            case .roomLost(let code):
+                // Another node took the room over (or this node could not renew in time).
+                server.abandon(code)
+            case .directory(let directory, let players):
+                server.remoteRooms.replace(directory)
+                server.adopt(players)
+            case .orphans(let stored, let claimed):
+                let started = server.adoptRooms(stored)
+                // Their players connected to other nodes are sent here.
+                let moved = stored.rooms.compactMap { room -> (RoomCode, [String])? in
+                    guard let code = RoomCode(parsing: room.snapshot.code), started.contains(code) else { return nil }
+                    return (code, room.snapshot.members.map(\.id))
+                }
+                Task {
+                    await postgres.releaseRooms(notRunning: { !claimed.contains($0) || started.contains($0) })
+                    await bus.announceMoved(moved)
+                }
+            }
+        }
     }
 
     /// Brings back the stored players and rooms, then opens for players.

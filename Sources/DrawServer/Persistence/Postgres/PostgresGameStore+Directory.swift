@@ -5,17 +5,10 @@ import Rooms
 import Synchronization
 
 extension PostgresGameStore {
-    /// Called from the writer loop with the rooms other live nodes run and the players
-    /// stored recently.
-    func onDirectory(_ handler: @escaping @Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void) {
-        directoryHandler.withLock { $0 = handler }
-    }
-
-    /// Reads the other nodes' rooms and recent players and hands them to the handler;
+    /// Reads the other nodes' rooms and recent players and tells them (`Event.directory`);
     /// false when the store could not be read.
     @discardableResult
     func refreshDirectory(playersSince: Int64) async -> Bool {
-        guard let handler = directoryHandler.withLock({ $0 }) else { return true }
         do {
             var directory = RemoteRooms.Directory()
             for (code, node) in try await client.rows("""
@@ -48,7 +41,7 @@ extension PostgresGameStore {
                 """, as: (String, String, String).self, logger: logger) {
                 players.append(.init(id: id, name: name, tokenHash: tokenHash))
             }
-            handler(directory, players)
+            tell(.directory(directory, players: players))
             return true
         } catch {
             logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
@@ -91,23 +84,16 @@ extension PostgresGameStore {
         }
     }
 
-    /// Called from the writer loop with rooms taken over from a node that is gone; returns
-    /// the rooms it started (the others' leases are released).
-    func onOrphans(_ handler: @escaping @Sendable (StoredState) -> Set<RoomCode>) {
-        orphanHandler.withLock { $0 = handler }
-    }
-
-    /// Takes over the rooms of nodes that are gone and hands them to the orphan handler.
+    /// Takes over the rooms of nodes that are gone and tells them (`Event.orphans`): the
+    /// server runs what it can and releases the rest.
     func adoptOrphans() async {
-        guard let handler = orphanHandler.withLock({ $0 }) else { return }
         do {
             guard let orphans = try await takeOverOrphans() else { return }
             let claimed = Set(orphans.rooms.compactMap { RoomCode(parsing: $0.snapshot.code) } + orphans.unreadable.compactMap { RoomCode(parsing: $0.code) })
-            let started = handler(orphans)
             logger.notice("rooms taken over from a node that is gone", metadata: [
-                "rooms": "\(started.sorted().map(\.rawValue).joined(separator: ","))", "node": "\(nodeID)",
+                "rooms": "\(claimed.sorted().map(\.rawValue).joined(separator: ","))", "node": "\(nodeID)",
             ])
-            await releaseRooms(notRunning: { !claimed.contains($0) || started.contains($0) })
+            tell(.orphans(orphans, claimed: claimed))
         } catch {
             logger.error("store take-over failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
         }

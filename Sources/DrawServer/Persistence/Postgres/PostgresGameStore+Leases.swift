@@ -35,7 +35,7 @@ extension PostgresGameStore {
         return await leases.release(held) ? held.map(\.0) : []
     }
 
-    /// Carries out the keeper's actions: store round trips, then the lost rooms' handler.
+    /// Carries out the keeper's actions: store round trips, then the lost rooms told.
     func perform(_ actions: [LeaseAction]) async {
         var renewals: [(RoomCode, Int64)] = []
         var releases: [(RoomCode, Int64)] = []
@@ -81,8 +81,6 @@ extension PostgresGameStore {
             }
             await perform(more)
         }
-        if !lost.isEmpty, let handler = lostHandler.withLock({ $0 }) {
-            for code in lost { handler(code) }
-        }
+        for code in lost { tell(.roomLost(code)) }
     }
 }

@@ -110,9 +110,12 @@ package final class PostgresGameStore: GameStore, Service {
     /// Set when another node released rooms (`ClusterBus`): scan for them now.
     private let scanRequested = Atomic<Bool>(false)
     let keeper: Mutex<LeaseKeeper>
-    let lostHandler = Mutex<(@Sendable (RoomCode) -> Void)?>(nil)
-    let orphanHandler = Mutex<(@Sendable (StoredState) -> Set<RoomCode>)?>(nil)
-    let directoryHandler = Mutex<(@Sendable (RemoteRooms.Directory, [StoredState.Player]) -> Void)?>(nil)
+    /// What the store's loops found that the server running the rooms must act on, in
+    /// order (`Event`). A stream rather than callbacks into the server: the server holds
+    /// the store, and the store holds only this stream's end, so neither needs the other
+    /// at construction and nothing has to break a cycle.
+    let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
     private let totals = Mutex(Statistics())
     /// Where commit failures are counted (set by the runtime that serves metrics).
     let observer = Mutex<ServerMetrics?>(nil)
@@ -219,26 +222,33 @@ package final class PostgresGameStore: GameStore, Service {
         self.clientTask = Task { await pool.run() }
         self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
         self.keeper = Mutex(LeaseKeeper(configuration: configuration.leases))
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// What the store tells the server that runs this node's rooms.
+    enum Event: Sendable {
+        /// Another node took the room over, or this node could not renew its lease in
+        /// time: stop running it.
+        case roomLost(RoomCode)
+        /// The rooms other live nodes run, and the players stored lately.
+        case directory(RemoteRooms.Directory, players: [StoredState.Player])
+        /// Rooms taken over from a node that is gone: run those that can be run, then
+        /// release the rest of `claimed` (`releaseRooms(notRunning:)`).
+        case orphans(StoredState, claimed: Set<RoomCode>)
+    }
+
+    /// Hands `event` to whoever reads `events` (nobody in a test of the store alone).
+    func tell(_ event: Event) {
+        eventSink.yield(event)
     }
 
     /// The leases' time (`LeaseKeeper` counts game-clock milliseconds): the store clock's.
     var now: Timestamp { Timestamp(milliseconds: Int64(DurationText.milliseconds(clock.elapsed()))) }
 
-    /// Called (off every lock) for each room whose lease this node lost.
-    func onRoomLost(_ handler: @escaping @Sendable (RoomCode) -> Void) {
-        lostHandler.withLock { $0 = handler }
-    }
-
-    /// Lets go of the handlers (and the server they hold) when the runtime goes away.
-    func clearHandlers() {
-        lostHandler.withLock { $0 = nil }
-        orphanHandler.withLock { $0 = nil }
-        directoryHandler.withLock { $0 = nil }
-    }
-
     /// Stops the pool and lets go of the node id; for tests that open several stores (the
     /// server's own store stops when its `run` ends).
     func close() async {
+        eventSink.finish()
         clientTask.cancel()
         try? await identity.close()
         await clientTask.value
