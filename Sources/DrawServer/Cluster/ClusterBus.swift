@@ -5,21 +5,26 @@ import Rooms
 import Synchronization
 
 /// The thin owner of `ClusterRouter`: LISTENs on one PostgreSQL channel on a connection of
-/// its own, NOTIFYs through the store's pool, ticks the router, and carries out its actions
-/// on the game server. Low-rate traffic only (invitations, node addresses, hand-overs):
-/// drawing never goes through it.
+/// its own, NOTIFYs through the store's pool, ticks the router, and hands what the router
+/// says the game server must do to whoever follows `work` (the runtime, which carries it
+/// out with `perform(_:on:)`). It never holds the server, which holds it. Low-rate traffic
+/// only (invitations, node addresses, hand-overs): drawing never goes through it.
 ///
 /// Its waits (the router's tick, the patience for the listening connection, the repeats
 /// of a "moved" notice, the pause before listening again) run on the store's clock, so a
 /// test that hands the store a `ManualServerClock` moves them too.
-final class ClusterBus: Sendable {
+final class ClusterBus: RemoteRooms.Messenger {
     static let channel = "drawserver"
     /// How often the router's deadlines are checked.
     static let tickInterval: Duration = .milliseconds(100)
 
     let store: PostgresGameStore
-    let server: GameServer
+    /// The game's clock: the router's deadlines are in game time.
+    let clock: ServerClock
     let logger: Logger
+    /// What the router asked for that needs the server, in order; `follow(on:)` does it.
+    private let work: AsyncStream<Work>
+    private let workSink: AsyncStream<Work>.Continuation
     private let router: Mutex<ClusterRouter>
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let listening = Atomic<Bool>(false)
@@ -31,11 +36,34 @@ final class ClusterBus: Sendable {
     /// How often `waitUntilListening` looks.
     static let listeningPoll = Duration.milliseconds(10)
 
-    init(store: PostgresGameStore, server: GameServer, advertise: String, logger: Logger) {
+    /// What the bus passes on for the server: a message heard (routed where the server can
+    /// say who is connected), or actions the router already decided.
+    private enum Work: Sendable {
+        case heard(ClusterMessage)
+        case perform([ClusterRouter.Action])
+    }
+
+    init(store: PostgresGameStore, clock: ServerClock, advertise: String, logger: Logger) {
         self.store = store
-        self.server = server
+        self.clock = clock
         self.logger = logger
         self.router = Mutex(ClusterRouter(nodeID: store.nodeID, advertise: advertise))
+        (work, workSink) = AsyncStream.makeStream(of: Work.self)
+    }
+
+    /// Carries out on `server` what the bus hears and decides, until `stop()`.
+    func follow(on server: GameServer) async {
+        for await item in work {
+            switch item {
+            case .heard(let message):
+                let actions = router.withLock { r in
+                    r.heard(message, now: clock.now, isConnectedHere: { server.outbox(of: $0) != nil })
+                }
+                perform(actions, on: server)
+            case .perform(let actions):
+                perform(actions, on: server)
+            }
+        }
     }
 
     /// Where node `id` can be reached, as it announced; nil when not heard from.
@@ -51,7 +79,7 @@ final class ClusterBus: Sendable {
                 group.addTask { await self.listen() }
                 group.addTask {
                     while !Task.isCancelled {
-                        self.perform(self.router.withLock { $0.tick(now: self.server.clock.now) })
+                        self.pass(self.router.withLock { $0.tick(now: self.clock.now) })
                         await self.store.clock.sleep(Self.tickInterval)
                     }
                 }
@@ -72,11 +100,12 @@ final class ClusterBus: Sendable {
 
     func stop() {
         task.withLock { $0 }?.cancel()
+        workSink.finish()
     }
 
     /// `sender` invites `target`, who is not connected to this node.
     func invite(_ target: PlayerID, from sender: PlayerID, text: String) {
-        perform(router.withLock { $0.invite(target, from: sender, text: text, now: server.clock.now) })
+        pass(router.withLock { $0.invite(target, from: sender, text: text, now: clock.now) })
     }
 
     /// Tells the other nodes to take `rooms` over now (a draining node released them).
@@ -86,7 +115,8 @@ final class ClusterBus: Sendable {
     }
 
     /// This node took `rooms` over: their members connected to other nodes are sent here.
-    func announceMoved(_ rooms: [(RoomCode, [String])]) async {
+    /// The notice is repeated for the rooms still `here` a while later.
+    func announceMoved(_ rooms: [(RoomCode, [String])], stillHere: @Sendable (RoomCode) -> Bool) async {
         let messages = rooms.filter { !$0.1.isEmpty }.map { ClusterMessage.moved(room: $0.0.rawValue, node: store.nodeID, players: $0.1) }
         guard !messages.isEmpty else { return }
         for message in messages { await publish(message) }
@@ -94,7 +124,7 @@ final class ClusterBus: Sendable {
             await store.clock.sleep(delay)
             // Only rooms still here: one lost meanwhile is another node's to announce.
             for message in messages {
-                guard case .moved(let code, _, _) = message, let room = RoomCode(parsing: code), server.room(room) != nil else { continue }
+                guard case .moved(let code, _, _) = message, let room = RoomCode(parsing: code), stillHere(room) else { continue }
                 await publish(message)
             }
         }
@@ -102,7 +132,7 @@ final class ClusterBus: Sendable {
 
     /// The room `player` had when another node took it over lately.
     func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
-        router.withLock { $0.movedRoom(of: player, now: server.clock.now) }
+        router.withLock { $0.movedRoom(of: player, now: clock.now) }
     }
 
     /// Listens until cancelled; a lost connection is replaced after `relistenDelay`
@@ -133,13 +163,23 @@ final class ClusterBus: Sendable {
             logger.debug("cluster message ignored", metadata: ["payload": "\(payload.prefix(200))"])
             return
         }
-        let actions = router.withLock { r in
-            r.heard(message, now: server.clock.now, isConnectedHere: { self.server.outbox(of: $0) != nil })
-        }
-        perform(actions)
+        workSink.yield(.heard(message))
     }
 
-    private func perform(_ actions: [ClusterRouter.Action]) {
+    /// Publishes what needs no server here; the rest goes to the follower, in order.
+    private func pass(_ actions: [ClusterRouter.Action]) {
+        var forServer: [ClusterRouter.Action] = []
+        for action in actions {
+            if case .publish(let message) = action {
+                Task { await self.publish(message) }
+            } else {
+                forServer.append(action)
+            }
+        }
+        if !forServer.isEmpty { workSink.yield(.perform(forServer)) }
+    }
+
+    private func perform(_ actions: [ClusterRouter.Action], on server: GameServer) {
         for action in actions {
             switch action {
             case .publish(let message):

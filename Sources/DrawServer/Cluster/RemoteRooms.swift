@@ -16,11 +16,22 @@ final class RemoteRooms: Sendable {
         func flush() async
     }
 
+    /// What the other nodes are told and have said (`ClusterBus`).
+    protocol Messenger: Sendable {
+        /// Passes an invitation for a player not connected here to the other nodes.
+        func invite(_ target: PlayerID, from sender: PlayerID, text: String)
+        /// The room a player had when another node took it over lately.
+        func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)?
+    }
+
     /// The shared store (several nodes), or nil on a single node.
     private let store: (any SharedStore)?
+    /// The other nodes, or nil on a single node.
+    private let messenger: (any Messenger)?
 
-    init(store: (any SharedStore)? = nil) {
+    init(store: (any SharedStore)? = nil, messenger: (any Messenger)? = nil) {
         self.store = store
+        self.messenger = messenger
     }
 
     struct Directory: Sendable {
@@ -59,18 +70,11 @@ final class RemoteRooms: Sendable {
         await store?.otherNodesPlayer(tokenHash: tokenHash)
     }
 
-    private let inviteHook = Mutex<(@Sendable (PlayerID, PlayerID, String) -> Void)?>(nil)
-
-    /// Set on a shared store: passes an invitation for a player not connected here to the
-    /// other nodes (`ClusterBus`).
-    func setInviteForwarder(_ forward: @escaping @Sendable (_ target: PlayerID, _ sender: PlayerID, _ text: String) -> Void) {
-        inviteHook.withLock { $0 = forward }
-    }
-
-    /// False on a single node: the invitation is refused `not_online` at once.
+    /// Passes an invitation for a player not connected here to the other nodes; false on a
+    /// single node, where it is refused `not_online` at once.
     func forwardInvite(_ target: PlayerID, from sender: PlayerID, text: String) -> Bool {
-        guard let forward = inviteHook.withLock({ $0 }) else { return false }
-        forward(target, sender, text)
+        guard let messenger else { return false }
+        messenger.invite(target, from: sender, text: text)
         return true
     }
 
@@ -85,15 +89,9 @@ final class RemoteRooms: Sendable {
         }
     }
 
-    private let movedHook = Mutex<(@Sendable (PlayerID) -> (room: RoomCode, node: String)?)?>(nil)
-
-    /// Set on a shared store: the room a player had when another node took it over.
-    func setMovedLookup(_ lookup: @escaping @Sendable (PlayerID) -> (room: RoomCode, node: String)?) {
-        movedHook.withLock { $0 = lookup }
-    }
-
+    /// The room a player had when another node took it over lately.
     func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
-        movedHook.withLock { $0 }?(player)
+        messenger?.movedRoom(of: player)
     }
 
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }

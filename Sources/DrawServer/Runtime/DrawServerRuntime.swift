@@ -24,8 +24,9 @@ package final class DrawServerRuntime: Sendable {
     package let postgres: PostgresGameStore?
     /// Messages between nodes (LISTEN/NOTIFY) on a shared store.
     let bus: ClusterBus?
-    /// On a shared store: does what the store tells the server (`follow`).
-    private let storeEvents: Task<Void, Never>?
+    /// On a shared store: does what the store and the bus tell the server (`follow`,
+    /// `ClusterBus.follow(on:)`).
+    private let followers: Task<Void, Never>?
     let snapshots = SnapshotCache()
     /// Rendered `/d/ID.png` and `/d/ID.apng` images.
     let drawingImages = DrawingImageCache()
@@ -60,26 +61,29 @@ package final class DrawServerRuntime: Sendable {
         }
         self.metrics = metrics
         self.postgres = postgres
-        postgres?.observer.withLock { $0 = metrics }
         if let postgres {
             self.database = nil
             self.writer = nil
+            let bus = ClusterBus(
+                store: postgres, clock: clock,
+                advertise: configuration.cluster.advertise ?? "http://\(configuration.host):\(configuration.port)", logger: logger
+            )
             let server = GameServer(
                 configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup,
                 readPollers: pollers, clock: clock, moderation: Moderation(store: postgres, archive: postgres),
-                remoteRooms: RemoteRooms(store: postgres)
+                remoteRooms: RemoteRooms(store: postgres, messenger: bus)
             )
             self.server = server
-            let bus = ClusterBus(
-                store: postgres, server: server,
-                advertise: configuration.cluster.advertise ?? "http://\(configuration.host):\(configuration.port)", logger: logger
-            )
             self.bus = bus
-            server.remoteRooms.setInviteForwarder { target, sender, text in bus.invite(target, from: sender, text: text) }
-            server.remoteRooms.setMovedLookup { player in bus.movedRoom(of: player) }
-            storeEvents = Task { await Self.follow(postgres, server: server, bus: bus) }
+            // The store and the bus tell; the server, which holds them, does.
+            followers = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await Self.follow(postgres, server: server, bus: bus, metrics: metrics) }
+                    group.addTask { await bus.follow(on: server) }
+                }
+            }
         } else if let path = configuration.databasePath {
-            storeEvents = nil
+            followers = nil
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
@@ -92,7 +96,7 @@ package final class DrawServerRuntime: Sendable {
             )
             self.bus = nil
         } else {
-            storeEvents = nil
+            followers = nil
             self.bus = nil
             self.database = nil
             self.writer = nil
@@ -103,9 +107,11 @@ package final class DrawServerRuntime: Sendable {
     /// Does what the shared store tells (`PostgresGameStore.Event`) until it closes. Nothing
     /// here waits on the database or the bus: a lost room is stopped at once, whatever is
     /// still on its way for an earlier event.
-    private static func follow(_ postgres: PostgresGameStore, server: GameServer, bus: ClusterBus) async {
+    private static func follow(_ postgres: PostgresGameStore, server: GameServer, bus: ClusterBus, metrics: ServerMetrics) async {
         for await event in postgres.events {
             switch event {
+            case .commitFailed:
+                metrics.dbCommitFailures.increment()
             case .roomLost(let code):
                 // Another node took the room over (or this node could not renew in time).
                 server.abandon(code)
@@ -121,7 +127,7 @@ package final class DrawServerRuntime: Sendable {
                 }
                 Task {
                     await postgres.releaseRooms(notRunning: { !claimed.contains($0) || started.contains($0) })
-                    await bus.announceMoved(moved)
+                    await bus.announceMoved(moved, stillHere: { server.room($0) != nil })
                 }
             }
         }

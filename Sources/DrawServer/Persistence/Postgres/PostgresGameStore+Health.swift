@@ -30,7 +30,7 @@ extension PostgresGameStore {
             statistics.failingSince = Int64(Date().timeIntervalSince1970 * 1000)
             return true
         }
-        observer.withLock { $0 }?.dbCommitFailures.increment()
+        tell(.commitFailed)
         if started {
             logger.error("storage failing: database unreachable; changes are kept and retried", metadata: ["error": "\(detail)"])
         }

@@ -117,8 +117,6 @@ package final class PostgresGameStore: GameStore, Service {
     let events: AsyncStream<Event>
     private let eventSink: AsyncStream<Event>.Continuation
     private let totals = Mutex(Statistics())
-    /// Where commit failures are counted (set by the runtime that serves metrics).
-    let observer = Mutex<ServerMetrics?>(nil)
 
     package struct Statistics: Sendable, Equatable {
         package var commits = 0
@@ -235,6 +233,8 @@ package final class PostgresGameStore: GameStore, Service {
         /// Rooms taken over from a node that is gone: run those that can be run, then
         /// release the rest of `claimed` (`releaseRooms(notRunning:)`).
         case orphans(StoredState, claimed: Set<RoomCode>)
+        /// A call to the database failed (counted in the metrics).
+        case commitFailed
     }
 
     /// Hands `event` to whoever reads `events` (nobody in a test of the store alone).
