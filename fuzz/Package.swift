@@ -20,7 +20,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzMessages",
-            dependencies: [.product(name: "Rooms", package: "drawserver")]
+            dependencies: [.product(name: "DrawProtocol", package: "drawserver")]
         ),
         .executableTarget(
             name: "FuzzHTTPHead",

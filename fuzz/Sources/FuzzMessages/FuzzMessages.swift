@@ -1,5 +1,5 @@
 import Foundation
-import Rooms
+import DrawProtocol
 
 /// libFuzzer target for the JSON client message decoder (protocol sections 2 and 3): the
 /// whole input is one text frame as the server receives it.
