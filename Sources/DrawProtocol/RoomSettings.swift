@@ -14,7 +14,8 @@ public struct RoomSettings: Sendable, Hashable, Codable {
 
     public static let roundsRange = 1...10
     public static let drawTimeRange = 30...240
-    public static let maxPlayersRange = 2...16
+    /// Up to 50 seats (issue 36): the contract's 2..16, widened as a documented addition.
+    public static let maxPlayersRange = 2...50
     public static let wordChoicesRange = 1...5
     public static let hintsRange = 0...5
 }

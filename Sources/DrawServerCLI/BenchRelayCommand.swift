@@ -15,7 +15,7 @@ struct BenchRelayCommand: AsyncParsableCommand {
 
     @Option(help: "Frames the drawer sends.")
     var frames = 200_000
-    @Option(help: "Guessers receiving each frame.")
+    @Option(help: "Guessers receiving each frame (1 to 49: a room seats at most 50).")
     var guessers = 7
     @Flag(help: "Persist strokes to a temporary SQLite database, as in production.")
     var persist = false
@@ -23,6 +23,10 @@ struct BenchRelayCommand: AsyncParsableCommand {
     var store: String?
     @Option(help: "Event-loop threads the writers run on (default: the cores this process may use).")
     var threads: Int?
+
+    func validate() throws {
+        guard (1...49).contains(guessers) else { throw ValidationError("--guessers must be 1...49 (a room seats at most 50)") }
+    }
 
     func run() async throws {
         let persistence: RelayPathHarness.Persistence = if let store {

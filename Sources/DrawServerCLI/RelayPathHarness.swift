@@ -60,7 +60,10 @@ final class RelayPathHarness: RelayPath {
         tasks = [runtime.writer.map { writer in Task { try await writer.run() } },
                  postgres.map { store in Task { try await store.run() } }].compactMap { $0 }
 
-        var room = Room(code: RoomCode(parsing: "RELAY2")!, name: "bench", isPublic: true, settings: RoomSettings(), configuration: configuration.room, seed: 1)
+        // A seat for the drawer and each guesser (at most a room's 50).
+        var settings = RoomSettings()
+        settings.maxPlayers = min(RoomSettings.maxPlayersRange.upperBound, guessers + 1)
+        var room = Room(code: RoomCode(parsing: "RELAY2")!, name: "bench", isPublic: true, settings: settings, configuration: configuration.room, seed: 1)
         let ids = (0...guessers).map { PlayerID("p\($0)") }
         let now = runtime.server.clock.now
         for id in ids { _ = room.join(id, name: id.rawValue, now: now) }

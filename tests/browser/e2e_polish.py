@@ -414,6 +414,40 @@ def phone(base, pages):
     log("phone: the podium goes when the lobby comes back")
 
 
+def big_room(base, pages):
+    """Issue 36: a room of 50 (one person, 49 server bots): every row readable at 1280 x 720
+    and on a phone, the list scrolls inside its panel, the last seat can be scrolled to."""
+    a = fresh_page("host50", base, (1280, 720))
+    pages.append(a)
+    start_session(a, base, "Host of fifty")
+    a.js("const m = document.querySelector('#create-form [data-key=maxPlayers]'); m.value = '50';")
+    if a.js("return document.querySelector('#create-form [data-key=maxPlayers]').max") != "50":
+        raise Failure("the create form does not offer 50 players")
+    e2e.create_room(a, "Fifty", public=False)
+    for n in range(2, 51):
+        a.click("#add-bot")
+        a.wait(lambda: rows(a) == n, f"{n} players seated")
+    log("a room of 50: the host and 49 bots seated")
+    a.wait(lambda: a.js("return document.getElementById('add-bot').disabled"), "Add bot disabled in a full room")
+    for w, h in ((1280, 720), (390, 844)):
+        set_viewport(a, w, h, mobile=w < 500)
+        check_players(a, f"50 players at {w}x{h}")
+        scroll = a.js("const p = document.querySelector('.players-panel'); return [p.scrollHeight, p.clientHeight];")
+        page_scroll = a.js("return [document.scrollingElement.scrollHeight, window.innerHeight];")
+        if scroll[0] <= scroll[1] and page_scroll[0] <= page_scroll[1]:
+            raise Failure(f"50 rows fit without scrolling at {w}x{h}? panel {scroll}, page {page_scroll}")
+        a.js("document.querySelector('#player-list .player:last-child').scrollIntoView({block: 'end'})")
+        seen = a.js("""const r = document.querySelector('#player-list .player:last-child').getBoundingClientRect();
+            return r.bottom <= window.innerHeight + 1 && r.top >= 0;""")
+        if not seen:
+            raise Failure(f"the 50th seat cannot be scrolled into view at {w}x{h}")
+        if w < 500:
+            shot_of(a, ".players-panel", f"big-room-50-{w}")
+        else:
+            a.screenshot(f"big-room-50-{w}")
+    log("50 players: readable and reachable at 1280 x 720 and 390 x 844")
+
+
 def main():
     e2e.install_signal_handlers()
     server = e2e.ServerProcess(extra=["--turn-end-seconds", "2", "--game-end-seconds", "6"])
@@ -426,6 +460,9 @@ def main():
         e2e.quit_all(pages)
         pages.clear()
         phone(server.base, pages)
+        e2e.quit_all(pages)
+        pages.clear()
+        big_room(server.base, pages)
         log("PASS")
         return 0
     except Failure as e:

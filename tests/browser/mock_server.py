@@ -38,7 +38,7 @@ ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 WORDS = ["giraffe", "pizza", "rainbow", "castle", "bicycle", "volcano", "penguin", "guitar"]
 MOD_TOKEN = os.environ.get("MOCK_MODERATOR_TOKEN", "modtoken")
 NEXT_GAME_MS = int(os.environ.get("MOCK_NEXT_GAME_MS", "20000"))
-LIMITS = {"rounds": (1, 10), "drawTimeSec": (30, 240), "maxPlayers": (2, 16), "wordChoices": (1, 5), "hints": (0, 5)}
+LIMITS = {"rounds": (1, 10), "drawTimeSec": (30, 240), "maxPlayers": (2, 50), "wordChoices": (1, 5), "hints": (0, 5)}
 HISTORY_MAX = 50
 CHAT_BUDGET = (5, 3.0)  # lines per seconds before slow_down
 

@@ -120,6 +120,12 @@ export function renderLobbyPanel() {
   rt.classList.toggle('btn-success', Boolean(m?.ready));
   show($('#start-game'), isHost());
   show($('#bot-controls'), isHost());
+  // No seat a bot may take: the room is full, or bots hold all seats but one (the server
+  // keeps that one for a person).
+  const seated = state.room.players || [];
+  const max = Number(state.room.settings?.maxPlayers) || 0;
+  const bots = seated.filter((p) => p.bot).length;
+  $('#add-bot').disabled = max > 0 && (seated.length >= max || bots >= max - 1);
   const box = $('[data-settings="room"]');
   setSettingsDisabled(box, !isHost());
   show($('#settings-save'), isHost());

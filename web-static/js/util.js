@@ -106,7 +106,7 @@ export function parseCustomWords(text) {
 export const SETTING_LIMITS = Object.freeze({
   rounds: [1, 10, 3],
   drawTimeSec: [30, 240, 80],
-  maxPlayers: [2, 16, 8],
+  maxPlayers: [2, 50, 8],
   wordChoices: [1, 5, 3],
   hints: [0, 5, 2],
 });

@@ -74,7 +74,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
         if seat == 0 {
             // One seat more than the players, so an observer (`--record`, a browser) can join.
             let settings = SettingsPatch(
-                rounds: room.plan.rounds, drawTimeSec: room.plan.drawTimeSec, maxPlayers: min(16, room.plan.players + 1), wordChoices: 1
+                rounds: room.plan.rounds, drawTimeSec: room.plan.drawTimeSec, maxPlayers: min(50, room.plan.players + 1), wordChoices: 1
             )
             send(.create(name: "replay \(room.index)", isPublic: false, settings: settings))
         } else if let code = room.code {

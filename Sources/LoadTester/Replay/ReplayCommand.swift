@@ -39,7 +39,7 @@ package struct ReplayCommand: AsyncParsableCommand {
     var logs: [String] = []
     @Option(help: "Rooms to open.")
     var rooms = 1
-    @Option(help: "Players per room (2 to 16), one of them drawing.")
+    @Option(help: "Players per room (2 to 50), one of them drawing.")
     var players = 4
     @Option(help: "Replay speed: the log's timing is divided by this.")
     var speed = 1.0
@@ -139,7 +139,7 @@ package struct ReplayCommand: AsyncParsableCommand {
             guard idle >= 1, idle <= maxConnections else { throw ValidationError("--idle must be 1...\(maxConnections) (see --max-connections)") }
         } else {
             guard rooms >= 1 else { throw ValidationError("--rooms must be at least 1") }
-            guard (2...16).contains(players) else { throw ValidationError("--players must be 2...16") }
+            guard (2...50).contains(players) else { throw ValidationError("--players must be 2...50") }
             guard rooms * players <= maxConnections else {
                 throw ValidationError("\(rooms) x \(players) connections is over --max-connections \(maxConnections)")
             }
