@@ -34,19 +34,25 @@ struct ReplayReconnectTests {
         return server
     }
 
+    /// A `replay --reconnect` of `rooms` x `players` against `port` for `seconds`, started
+    /// in the background, writing its summary to `json`.
+    static func replay(port: Int, rooms: Int, players: Int, seconds: Int, drain: Int, minRatio: String, json: URL) -> Task<(Int32, String), any Error> {
+        Task {
+            try await ServerProcess.run(
+                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "\(rooms)", "--players", "\(players)", "--duration", "\(seconds)",
+                 "--warmup", "0.5", "--drain", "\(drain)", "--reconnect", "--min-ratio", minRatio, "--quiet", "--json", json.path],
+                timeout: 90
+            )
+        }
+    }
+
     @Test func aRunGoesOnThroughAKillAndAGracefulRestart() async throws {
         let db = temporaryDatabasePath()
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
         var server = try await Self.start(db: db)
         let port = server.port
-        let replay = Task {
-            try await ServerProcess.run(
-                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "2", "--players", "3", "--duration", "25",
-                 "--warmup", "0.5", "--drain", "2", "--reconnect", "--min-ratio", "0", "--quiet", "--json", json.path],
-                timeout: 90
-            )
-        }
+        let replay = Self.replay(port: port, rooms: 2, players: 3, seconds: 25, drain: 2, minRatio: "0", json: json)
         try await Self.waitForDrawing(port: port, rooms: 2)
         server.signal(SIGKILL)
         #expect(await server.waitForExit(seconds: 20) != nil)
@@ -82,13 +88,7 @@ struct ReplayReconnectTests {
         defer { try? FileManager.default.removeItem(at: json) }
         var server = try await Self.start(db: db)
         let port = server.port
-        let replay = Task {
-            try await ServerProcess.run(
-                ["replay", "--url", "ws://127.0.0.1:\(port)/ws", "--rooms", "4", "--players", "4", "--duration", "15",
-                 "--warmup", "0.5", "--drain", "3", "--reconnect", "--min-ratio", "1", "--quiet", "--json", json.path],
-                timeout: 90
-            )
-        }
+        let replay = Self.replay(port: port, rooms: 4, players: 4, seconds: 15, drain: 3, minRatio: "1", json: json)
         try await Self.waitForDrawing(port: port, rooms: 4)
         server.signal(SIGTERM)
         #expect(await server.waitForExit(seconds: 20) == 0)
