@@ -15,7 +15,7 @@ import Synchronization
 /// room is claimed the first time it is written, its rows carry the lease's epoch, and a
 /// batch writes a room only while the store still has this node's epoch for it (checked
 /// under a row lock in the batch's transaction). A refused room is reported lost
-/// (`onRoomLost`) and the node stops running it.
+/// (`Event.roomLost`) and the node stops running it.
 package final class PostgresGameStore: GameStore, Service {
     package struct Configuration: Sendable {
         /// The longest a change waits before it is committed.
