@@ -100,7 +100,9 @@ struct DirectWriteTests {
         let reserved = try await eventLoop.submit { () -> Bool in
             handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
             handler.write(WireFrame(.binary, payload: [1]), flush: true)
-            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2])) { return true }
+            var wakes = WakeUps()
+            defer { wakes.run() }
+            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2]), wakes: &wakes) { return true }
             return false
         }.get()
         #expect(!reserved, "no frame is sent at once")
@@ -266,8 +268,10 @@ struct DirectWriteTests {
         let beforeWrite = try await eventLoop.submit { () -> [UInt8] in
             handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
             let first = WireFrame(.binary, payload: [1])
-            guard case .reserved(let immediate) = outbox.reserve(first) else { return [0xFF] }
-            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2])) { return [0xFE] }
+            var wakes = WakeUps()
+            guard case .reserved(let immediate) = outbox.reserve(first, wakes: &wakes) else { return [0xFF] }
+            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2]), wakes: &wakes) { return [0xFE] }
+            wakes.run()
             Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
             var chunk = [UInt8](repeating: 0, count: 64)
             let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }

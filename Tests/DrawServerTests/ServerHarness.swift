@@ -21,6 +21,7 @@ func withServer(
 func withServerRuntime(
     _ configure: (inout ServerConfiguration) -> Void = { _ in },
     clock: ManualServerClock? = nil,
+    lockAudit: LockAudit? = nil,
     _ body: @Sendable (DrawServerRuntime, Int) async throws -> Void
 ) async throws {
     var configuration = ServerConfiguration()
@@ -36,7 +37,7 @@ func withServerRuntime(
     configure(&configuration)
     var logger = Logger(label: "drawserver-test")
     logger.logLevel = .warning
-    let runtime = try DrawServerRuntime(configuration: configuration, logger: logger, clock: clock.map(ServerClock.init) ?? ServerClock())
+    let runtime = try DrawServerRuntime(configuration: configuration, logger: logger, clock: clock.map(ServerClock.init) ?? ServerClock(), lockAudit: lockAudit)
     try await runtime.prepare()
     let app = buildApplication(runtime: runtime, services: runtime.writer.map { [$0] } ?? [])
     try await app.test(.live) { client in

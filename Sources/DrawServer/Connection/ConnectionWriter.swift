@@ -89,6 +89,7 @@ package final class ConnectionWriter: @unchecked Sendable {
             spare = frames
             return
         }
+        LockAudit.systemCall("writes to a socket")
         write(frames, to: sink)
         if let close { sink.close(close) }
         frames.removeAll(keepingCapacity: true)

@@ -18,21 +18,41 @@ package final class EventLoopWriteScheduler: Sendable {
         var writers: [ConnectionWriter] = []
         /// Whether a `drainAll` task is queued on the event loop.
         var taskQueued = false
+
+        /// Whether the caller must queue the `drainAll` task (none is queued yet).
+        mutating func queueTask() -> Bool {
+            guard !taskQueued else { return false }
+            taskQueued = true
+            return true
+        }
     }
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
-    /// Queues `writer` for the next drain. Called once per outbox wake-up, from any thread.
+    /// Queues `writer` for the next drain. Called once per outbox wake-up, from any thread
+    /// holding no lock (it may wake the event loop).
     func schedule(_ writer: ConnectionWriter) {
         let queueTask = pending.withLock { pending in
             pending.writers.append(writer)
-            guard !pending.taskQueued else { return false }
-            pending.taskQueued = true
-            return true
+            return pending.queueTask()
         }
-        if queueTask { eventLoop.execute { self.drainAll() } }
+        if queueTask { wakeLoop() }
+    }
+
+    /// Queues writers of this loop that one fan-out woke, in one hand-off.
+    func schedule(contentsOf writers: ArraySlice<ConnectionWriter>) {
+        let queueTask = pending.withLock { pending in
+            pending.writers.append(contentsOf: writers)
+            return pending.queueTask()
+        }
+        if queueTask { wakeLoop() }
+    }
+
+    private func wakeLoop() {
+        LockAudit.systemCall("wakes an event loop")
+        eventLoop.execute { self.drainAll() }
     }
 
     /// Drains the writers woken so far, now, on the event loop: called when a connection's

@@ -108,7 +108,10 @@ package final class Outbox: Sendable {
     /// `sendReserved` once the lock is released.
     @discardableResult
     func send(_ frame: WireFrame) -> Bool {
-        switch reserve(frame) {
+        var wakes = WakeUps()
+        let reservation = reserve(frame, wakes: &wakes)
+        wakes.run()
+        switch reservation {
         case .reserved(let socket):
             sendReserved(frame, to: socket)
             return true
@@ -119,12 +122,22 @@ package final class Outbox: Sendable {
         }
     }
 
-    /// Queues a frame, never writing to the socket here, so it may be called under a lock;
-    /// false when the connection is closing or the frame overflowed the queue.
+    /// Queues a frame, and wakes the writer if it must; false when the connection is
+    /// closing or the frame overflowed the queue. The caller holds no lock.
     @discardableResult
     func enqueue(_ frame: WireFrame) -> Bool {
+        var wakes = WakeUps()
+        defer { wakes.run() }
+        return enqueue(frame, wakes: &wakes)
+    }
+
+    /// Queues a frame, making no system call: the writer to wake, if any, goes into `wakes`
+    /// for the caller to wake once its lock is released. False when the connection is
+    /// closing or the frame overflowed the queue.
+    @discardableResult
+    func enqueue(_ frame: WireFrame, wakes: inout WakeUps) -> Bool {
         let outcome = state.withLock { s in s.queue(frame, limit: limit) }
-        return finish(outcome)
+        return finish(outcome, wakes: &wakes)
     }
 
     /// What `reserve` decided.
@@ -143,7 +156,7 @@ package final class Outbox: Sendable {
     /// loop while nothing is queued or in flight and immediate sends are allowed. Writes
     /// nothing itself, so a room may reserve for each recipient under its lock and send once
     /// the lock is released (no lock is held across a system call).
-    func reserve(_ frame: WireFrame) -> Reservation {
+    func reserve(_ frame: WireFrame, wakes: inout WakeUps) -> Reservation {
         let outcome = state.withLock { s -> QueueOutcome in
             guard s.close == nil, !s.finished else { return .refused }
             // Nothing queued (`bytes` says so without touching the array's storage), no drain
@@ -157,7 +170,7 @@ package final class Outbox: Sendable {
             return s.queue(frame, limit: limit)
         }
         if case .reserved(let socket) = outcome { return .reserved(socket: socket) }
-        return finish(outcome) ? .queued : .refused
+        return finish(outcome, wakes: &wakes) ? .queued : .refused
     }
 
     /// Writes a frame `reserve` reserved `socket` for, holding no lock. The descriptor is
@@ -167,6 +180,7 @@ package final class Outbox: Sendable {
     /// everything after it queues behind it; frames queued meanwhile are drained after it.
     func sendReserved(_ frame: WireFrame, to socket: CInt) {
         let length = frame.bytes.readableBytes
+        LockAudit.systemCall("writes to a socket")
         let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
         let (wake, remainderWriter) = state.withLock { s -> (ConnectionWriter?, ConnectionWriter?) in
             s.sendInFlight = false
@@ -192,20 +206,20 @@ package final class Outbox: Sendable {
         case overflowed(wake: ConnectionWriter?)
     }
 
-    /// Wakes the writer or handles an overflow, outside the lock; false when refused.
-    private func finish(_ outcome: QueueOutcome) -> Bool {
+    /// Names the writer to wake, or the overflow's hard close, in `wakes`; false when refused.
+    private func finish(_ outcome: QueueOutcome, wakes: inout WakeUps) -> Bool {
         switch outcome {
         case .reserved, .queued(wake: nil):
             return true
         case .queued(let wake?):
-            wake.workArrived()
+            wakes.wake(wake)
             return true
         case .refused:
             return false
         case .overflowed(let wake):
-            wake?.workArrived()
+            if let wake { wakes.wake(wake) }
             onOverflow()
-            scheduleHardClose()
+            wakes.closeAfterGrace(self)
             return false
         }
     }
@@ -290,7 +304,9 @@ package final class Outbox: Sendable {
     }
 
     /// Gives an overflowed client's socket `overflowCloseGrace` to take the 4008 close.
-    private func scheduleHardClose() {
+    /// The caller holds no lock.
+    func scheduleHardClose() {
+        LockAudit.systemCall("schedules a hard close")
         guard let eventLoop else { return hardClose() }
         let hardClose = self.hardClose
         eventLoop.scheduleTask(in: Self.overflowCloseGrace) { hardClose() }

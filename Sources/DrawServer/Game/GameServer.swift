@@ -37,6 +37,8 @@ package final class GameServer: Sendable {
     let eventLoopGroup: any EventLoopGroup
     /// Refuses new rooms, joins and quick plays while the node is saturated.
     let admission: AdmissionControl
+    /// Watches the rooms' and the directory's locks for system calls (tests only).
+    let lockAudit: LockAudit?
 
     struct Directory: Sendable {
         var lobby: Lobby
@@ -71,6 +73,11 @@ package final class GameServer: Sendable {
     }
 
     private let directory: Mutex<Directory>
+
+    /// The directory's lock, under which no system call is made (`LockAudit`).
+    private func lockDirectory<T>(_ body: (inout Directory) -> T) -> T {
+        LockAudit.holding(lockAudit, "the directory's lock") { directory.withLock { body(&$0) } }
+    }
     /// Bumped, under the directory's lock, by every change that may move a player to
     /// another room or remove a room, so a session can keep using the room it draws in
     /// until then (`roomAndVersion(of:)`) instead of looking it up per drawing frame.
@@ -81,9 +88,10 @@ package final class GameServer: Sendable {
     init(
         configuration: ServerConfiguration, logger: Logger, store: any GameStore = MemoryOnlyStore(), metrics: ServerMetrics = ServerMetrics(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, readPollers: ReadPollers? = nil, clock: ServerClock = ServerClock(),
-        moderation: Moderation = Moderation(), remoteRooms: RemoteRooms = RemoteRooms()
+        moderation: Moderation = Moderation(), remoteRooms: RemoteRooms = RemoteRooms(), lockAudit: LockAudit? = nil
     ) {
         self.configuration = configuration
+        self.lockAudit = lockAudit
         self.moderation = moderation
         self.remoteRooms = remoteRooms
         self.readPollers = readPollers
@@ -107,11 +115,11 @@ package final class GameServer: Sendable {
 
     /// True once the connection's `hello` was accepted.
     func hasSaidHello(_ connection: ConnectionID) -> Bool {
-        directory.withLock { $0.greeted.contains(connection) }
+        lockDirectory { $0.greeted.contains(connection) }
     }
 
     /// Open WebSocket connections.
-    var connectionCount: Int { directory.withLock { $0.outboxes.count } }
+    var connectionCount: Int { lockDirectory { $0.outboxes.count } }
 
     /// Runs `body` once no WebSocket connection is open (at once if none is).
     func whenNoConnections(_ body: @escaping @Sendable () -> Void) {
@@ -133,7 +141,7 @@ package final class GameServer: Sendable {
     /// The drain flag is read under the same lock `beginDrain()` sets it under, so a
     /// connection either is in the drain's list or learns that the server is draining.
     func register(_ connection: ConnectionID, outbox: Outbox, ip: String) -> Admission {
-        let (admission, count) = directory.withLock { d -> (Admission, Int) in
+        let (admission, count) = lockDirectory { d -> (Admission, Int) in
             guard d.addresses.opened(from: ip) else { return (.tooManyFromAddress, d.outboxes.count) }
             d.outboxes[connection] = outbox
             return (d.draining ? .draining : .accepted, d.outboxes.count)
@@ -144,7 +152,7 @@ package final class GameServer: Sendable {
 
     /// Marks the server as draining and returns every open connection's outbox.
     func beginDrain() -> [Outbox] {
-        directory.withLock { d in
+        lockDirectory { d in
             d.draining = true
             return Array(d.outboxes.values)
         }
@@ -152,14 +160,14 @@ package final class GameServer: Sendable {
 
     /// Open connections from `ip`.
     func connections(from ip: String) -> Int {
-        directory.withLock { $0.addresses.openConnections(from: ip) }
+        lockDirectory { $0.addresses.openConnections(from: ip) }
     }
 
     /// Whether `ip` may open a WebSocket now: under its cap of open connections, and within
     /// its rate of new ones (this spends one). False answers the upgrade with 429.
     func admitUpgrade(from ip: String) -> Bool {
         let now = clock.now
-        return directory.withLock { d in
+        return lockDirectory { d in
             !d.addresses.isFull(ip) && d.addresses.takeNewConnection(from: ip, now: now)
         }
     }
@@ -167,7 +175,7 @@ package final class GameServer: Sendable {
     /// Spends one of `ip`'s room creations; false when its budget is used up.
     func allowRoomCreation(from ip: String) -> Bool {
         let now = clock.now
-        return directory.withLock { $0.addresses.takeRoomCreation(from: ip, now: now) }
+        return lockDirectory { $0.addresses.takeRoomCreation(from: ip, now: now) }
     }
 
     /// `hello`: registers the connection, closes an older one of the same player with
@@ -234,7 +242,7 @@ package final class GameServer: Sendable {
     }
 
     func update(_ summary: RoomSummary) {
-        directory.withLock { d in
+        lockDirectory { d in
             // A closed room may still report once; it must not come back to life.
             if d.rooms[summary.code] != nil { d.lobby.update(summary) }
         }
@@ -289,7 +297,7 @@ package final class GameServer: Sendable {
     /// too (a client that follows a `redirect` says hello here with its token).
     func adopt(_ players: [StoredState.Player]) {
         let now = clock.now
-        directory.withLock { d in
+        lockDirectory { d in
             for player in players where d.lobby.players[PlayerID(player.id)] == nil {
                 d.lobby.add(PlayerRecord(id: PlayerID(player.id), name: player.name, tokenHash: player.tokenHash, lastSeen: now))
             }
@@ -311,10 +319,10 @@ package final class GameServer: Sendable {
         }
     }
 
-    /// `directory.withLock` for changes that may move a player between rooms or remove a
+    /// `lockDirectory` for changes that may move a player between rooms or remove a
     /// room: bumps `membershipVersion` before the lock is released.
     private func changingMembership<T>(_ body: (inout Directory) -> T) -> T {
-        directory.withLock { d in
+        lockDirectory { d in
             defer { membershipVersion.wrappingAdd(1, ordering: .releasing) }
             return body(&d)
         }
@@ -326,7 +334,7 @@ package final class GameServer: Sendable {
 
     /// The player's room and the membership version it was found at.
     func roomAndVersion(of player: PlayerID) -> (room: LiveRoom?, version: Int) {
-        directory.withLock { d in
+        lockDirectory { d in
             (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, membershipVersion.load(ordering: .relaxed))
         }
     }
@@ -336,7 +344,7 @@ package final class GameServer: Sendable {
     /// Reads the lobby under the lock. Read-only, so it leaves the sessions' kept drawing
     /// rooms valid (`roomAndVersion(of:)`): listings and metrics scrapes run it often.
     func withLobby<T>(_ body: (Lobby) -> T) -> T {
-        directory.withLock { body($0.lobby) }
+        lockDirectory { body($0.lobby) }
     }
 
     /// The lobby, live rooms and connections under the lock; `body` must not block or await.
@@ -345,17 +353,17 @@ package final class GameServer: Sendable {
     }
 
     func room(_ code: RoomCode) -> LiveRoom? {
-        directory.withLock { $0.rooms[code] }
+        lockDirectory { $0.rooms[code] }
     }
 
     func roomOf(_ player: PlayerID) -> LiveRoom? { roomAndVersion(of: player).room }
 
     func outbox(of player: PlayerID) -> Outbox? {
-        directory.withLock { d in d.lobby.players[player]?.connection.flatMap { d.outboxes[$0] } }
+        lockDirectory { d in d.lobby.players[player]?.connection.flatMap { d.outboxes[$0] } }
     }
 
-    var allRooms: [LiveRoom] { directory.withLock { Array($0.rooms.values) } }
-    var allOutboxes: [Outbox] { directory.withLock { Array($0.outboxes.values) } }
+    var allRooms: [LiveRoom] { lockDirectory { Array($0.rooms.values) } }
+    var allOutboxes: [Outbox] { lockDirectory { Array($0.outboxes.values) } }
 
     /// Creates a room under a fresh code (the caller then joins it).
     func makeRoom(for player: PlayerID, name: String, isPublic: Bool, settings: RoomSettings) -> Result<LiveRoom, ProtocolError> {

@@ -80,18 +80,18 @@ extension LiveRoom {
         let generation = s.room.canvasGeneration
         guard case .relay(let sender, _) = s.room.draw(frame: bytes, from: id, now: now) else { return }
         let wire = WireFrame(.binary, payload: bytes)
-        for entry in s.outboxes.entries where entry.id != sender { entry.outbox.enqueue(wire) }
+        for entry in s.outboxes.entries where entry.id != sender { entry.outbox.enqueue(wire, wakes: &s.wakes) }
         server.metrics.sentBinary(bytes: bytes.count, count: s.outboxes.entries.count(where: { $0.id != sender }))
         showBots(bytes, except: sender, in: &s, now: now)
         if s.room.canvasGeneration == generation {
             if let stored = s.room.strokeLog.frames.last {
-                server.store.frameAppended(room: code, generation: generation, frame: stored)
+                server.store.frameAppended(room: code, generation: generation, frame: stored, wakes: &s.wakes)
             }
         } else {
             for stored in s.room.strokeLog.frames {
-                server.store.frameAppended(room: code, generation: s.room.canvasGeneration, frame: stored)
+                server.store.frameAppended(room: code, generation: s.room.canvasGeneration, frame: stored, wakes: &s.wakes)
             }
-            server.store.roomChanged(s.room.snapshot(now: now))
+            server.store.roomChanged(s.room.snapshot(now: now), wakes: &s.wakes)
         }
     }
 

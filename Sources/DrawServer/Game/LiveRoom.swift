@@ -43,6 +43,9 @@ package final class LiveRoom: Sendable {
         var lastTurn: TurnRecord?
         /// What the bots answered and is not done yet, in order.
         var botActions: [(id: PlayerID, action: BotAction)] = []
+        /// The writers and the store to wake for what was queued under the lock, woken once
+        /// it is released (`withRoom`).
+        var wakes = WakeUps()
     }
     private let state: Mutex<State>
     private let server: GameServer
@@ -54,6 +57,19 @@ package final class LiveRoom: Sendable {
         self.state = Mutex(State(room: room))
         self.server = server
         self.eventLoop = server.eventLoopGroup.next()
+    }
+
+    /// The room's lock, then the wake-ups queued under it (`State.wakes`), once it is
+    /// released: no system call is made while the lock is held.
+    private func withRoom<T>(_ body: (inout State) -> T) -> T {
+        let (result, wakes) = LockAudit.holding(server.lockAudit, "a room's lock") {
+            state.withLock { s in
+                let result = body(&s)
+                return (result, s.wakes.take())
+            }
+        }
+        wakes.run()
+        return result
     }
 
     // MARK: - Membership
@@ -106,7 +122,7 @@ package final class LiveRoom: Sendable {
 
     /// What the room holds as evidence for a player's report (`Room.evidence`).
     func evidence(for request: ReportRequest, from player: PlayerID) -> Result<ReportEvidence, ProtocolError> {
-        state.withLock { $0.room.evidence(for: request, from: player) }
+        withRoom { $0.room.evidence(for: request, from: player) }
     }
 
     /// Moderator kick (or ban, `reason` `banned`): as a host's kick.
@@ -123,7 +139,7 @@ package final class LiveRoom: Sendable {
     /// Stops the room without closing it (its lease went to another node): no more
     /// effects, timers or writes; every member is asked to reconnect.
     func abandon() {
-        let outboxes = state.withLock { s -> [Outbox] in
+        let outboxes = withRoom { s -> [Outbox] in
             s.abandoned = true
             s.timerDeadline = nil
             s.timerArming &+= 1
@@ -168,7 +184,7 @@ package final class LiveRoom: Sendable {
         var reserved: [(outbox: Outbox, socket: CInt)] = []
         var resyncLater: Int?
         var relayed = false
-        let charge = state.withLock { s -> DrawCharge in
+        let charge = withRoom { s -> DrawCharge in
             // Handed to another node: nothing more is drawn or stored here.
             if s.abandoned { return DrawCharge(points: 0) }
             let generation = s.room.canvasGeneration
@@ -180,8 +196,8 @@ package final class LiveRoom: Sendable {
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
                     let outbox = s.outboxes.entries[index].outbox
                     if !sendAtOnce {
-                        outbox.enqueue(wire)
-                    } else if case .reserved(let socket) = outbox.reserve(wire) {
+                        outbox.enqueue(wire, wakes: &s.wakes)
+                    } else if case .reserved(let socket) = outbox.reserve(wire, wakes: &s.wakes) {
                         reserved.append((outbox, socket))
                     }
                     recipients += 1
@@ -189,24 +205,24 @@ package final class LiveRoom: Sendable {
                 if !s.bots.isEmpty { Self.showBots(Array(frame.readableBytesView), except: sender, in: &s, now: now) }
                 if s.room.canvasGeneration == generation {
                     if let stored = s.room.strokeLog.frames.last {
-                        server.store.frameAppended(room: code, generation: generation, frame: stored)
+                        server.store.frameAppended(room: code, generation: generation, frame: stored, wakes: &s.wakes)
                     }
                 } else {
                     // The turn's record was compacted: store it anew under its new generation;
                     // the room row then moves to that generation and the old frames are deleted.
                     for stored in s.room.strokeLog.frames {
-                        server.store.frameAppended(room: code, generation: s.room.canvasGeneration, frame: stored)
+                        server.store.frameAppended(room: code, generation: s.room.canvasGeneration, frame: stored, wakes: &s.wakes)
                     }
-                    server.store.roomChanged(s.room.snapshot(now: now))
+                    server.store.roomChanged(s.room.snapshot(now: now), wakes: &s.wakes)
                 }
                 server.metrics.sentBinary(bytes: frame.readableBytes, count: recipients)
                 relayed = true
                 return DrawCharge(points: points)
             case .rejected(let error):
                 // Never silent: the drawer is told, and its canvas is set back to the room's.
-                Self.deliver(.error(error), to: .player(player), in: s, metrics: server.metrics)
+                Self.deliver(.error(error), to: .player(player), in: &s, metrics: server.metrics)
                 switch s.resync.refused(now: now) {
-                case .now: Self.resync(player, in: s, metrics: server.metrics)
+                case .now: Self.resync(player, in: &s, metrics: server.metrics)
                 case .after(let delay): resyncLater = delay
                 case .alreadyOwed: break
                 }
@@ -227,19 +243,20 @@ package final class LiveRoom: Sendable {
 
     private func resyncDue(_ player: PlayerID) {
         let now = server.clock.now
-        state.withLock { s in
+        withRoom { s in
             guard s.resync.due(now: now) else { return }
-            Self.resync(player, in: s, metrics: server.metrics)
+            Self.resync(player, in: &s, metrics: server.metrics)
         }
     }
 
     /// The room's canvas to the drawer (nothing if it no longer draws).
-    private static func resync(_ player: PlayerID, in s: State, metrics: ServerMetrics) {
+    private static func resync(_ player: PlayerID, in s: inout State, metrics: ServerMetrics) {
         for effect in s.room.resync(drawer: player) {
             switch effect {
-            case .send(let message, let audience): deliver(message, to: audience, in: s, metrics: metrics)
+            case .send(let message, let audience): deliver(message, to: audience, in: &s, metrics: metrics)
             case .sendDrawing(let frames, _):
-                for frame in frames { s.outboxes[player]?.enqueue(WireFrame(.binary, payload: frame)) }
+                guard let outbox = s.outboxes[player] else { continue }
+                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame), wakes: &s.wakes) }
             default: break
             }
         }
@@ -247,16 +264,16 @@ package final class LiveRoom: Sendable {
 
     // MARK: - Reading state
 
-    var summary: RoomSummary { state.withLock { $0.room.summary } }
+    var summary: RoomSummary { withRoom { $0.room.summary } }
 
-    func view(now: Timestamp) -> RoomView { state.withLock { $0.room.view(for: nil, now: now) } }
+    func view(now: Timestamp) -> RoomView { withRoom { $0.room.view(for: nil, now: now) } }
 
     /// A copy of the current drawing and its version, to render off the actor.
     var canvasState: (generation: Int, frames: Int, drawing: Drawing) {
-        state.withLock { s in (s.room.canvasGeneration, s.room.strokeLog.frames.count, s.room.drawing) }
+        withRoom { s in (s.room.canvasGeneration, s.room.strokeLog.frames.count, s.room.drawing) }
     }
 
-    var strokeLog: StrokeLog { state.withLock { $0.room.strokeLog } }
+    var strokeLog: StrokeLog { withRoom { $0.room.strokeLog } }
 
     // MARK: - Effects
 
@@ -271,7 +288,7 @@ package final class LiveRoom: Sendable {
     private func update(_ change: (inout State) -> [RoomEffect]) {
         let server = self.server
         let code = self.code
-        let timer = state.withLock { s -> TimerChange in
+        let timer = withRoom { s -> TimerChange in
             guard !s.abandoned else { return .none }
             let effects = change(&s)
             let now = server.clock.now
@@ -295,33 +312,33 @@ package final class LiveRoom: Sendable {
             }
             switch effect {
             case .send(let message, let audience):
-                deliver(message, to: audience, in: s, metrics: server.metrics)
+                deliver(message, to: audience, in: &s, metrics: server.metrics)
                 tellBots(message, to: audience, in: &s, now: now)
             case .sendDrawing(let frames, let player):
                 if s.bots[player] != nil {
                     for frame in frames { _ = s.bots[player]?.brain.receive(binary: frame, now: now) }
                 }
                 guard let outbox = s.outboxes[player] else { continue }
-                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame)) }
+                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame), wakes: &s.wakes) }
             case .released(let player):
                 s.outboxes[player] = nil
                 s.bots[player] = nil
                 server.released(player, from: code)
             case .turnFinished(let record):
-                server.store.turnFinished(record)
+                server.store.turnFinished(record, wakes: &s.wakes)
                 server.turnFinished(record)
                 // A person's drawing: bots may draw it once players like it (`turnRated`).
                 s.lastTurn = record.drawing != nil && s.bots[record.drawer] == nil ? record : nil
             case .gameFinished(let record):
-                server.store.gameFinished(record)
+                server.store.gameFinished(record, wakes: &s.wakes)
             case .turnRated(let rating):
-                server.store.turnRated(rating)
+                server.store.turnRated(rating, wakes: &s.wakes)
                 teachBots(rating, in: &s, server: server)
             case .botSeated(let player, let level):
                 seatBot(player, level: level, in: &s, server: server)
             }
         }
-        if storesState(effects) && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now)) }
+        if storesState(effects) && !s.room.isClosed { server.store.roomChanged(s.room.snapshot(now: server.clock.now), wakes: &s.wakes) }
     }
 
     /// Whether `effects` call for writing the room's snapshot. Not for a hint alone: the
@@ -340,7 +357,7 @@ package final class LiveRoom: Sendable {
     func start() {
         let server = self.server
         let code = self.code
-        let timer = state.withLock { s -> TimerChange in
+        let timer = withRoom { s -> TimerChange in
             let now = server.clock.now
             var effects: [RoomEffect] = []
             for seat in s.room.botSeats {
@@ -350,20 +367,22 @@ package final class LiveRoom: Sendable {
             }
             Self.perform(effects, in: &s, server: server, code: code, now: now)
             Self.runBots(in: &s, server: server, code: code, now: now)
-            server.store.roomChanged(s.room.snapshot(now: server.clock.now))
+            server.store.roomChanged(s.room.snapshot(now: server.clock.now), wakes: &s.wakes)
             return Self.publish(in: &s, server: server, code: code)
         }
         arm(timer)
     }
 
     /// Encodes once, then queues the same buffer for every recipient.
-    static func deliver(_ message: ServerMessage, to audience: Audience, in s: State, metrics: ServerMetrics) {
+    static func deliver(_ message: ServerMessage, to audience: Audience, in s: inout State, metrics: ServerMetrics) {
         let bytes = message.jsonBytes()
         let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
+        var wakes = s.wakes.take()
+        defer { s.wakes = wakes }
         func send(_ outbox: Outbox?) {
             guard let outbox else { return }
-            outbox.enqueue(frame)
+            outbox.enqueue(frame, wakes: &wakes)
             recipients += 1
         }
         switch audience {
@@ -388,7 +407,7 @@ package final class LiveRoom: Sendable {
             s.timerDeadline = nil
             s.timerArming &+= 1
             server.roomClosed(code)
-            server.store.roomClosed(code)
+            server.store.roomClosed(code, wakes: &s.wakes)
             return .none
         }
         let summary = s.room.summary
@@ -417,7 +436,7 @@ package final class LiveRoom: Sendable {
     private func fire(arming: Int) {
         let server = self.server
         let code = self.code
-        let timer = state.withLock { s -> TimerChange in
+        let timer = withRoom { s -> TimerChange in
             guard !s.abandoned, arming == s.timerArming else { return .none }
             s.timerDeadline = nil
             Self.runDue(until: server.clock.now, in: &s, server: server, code: code)

@@ -123,29 +123,30 @@ package final class PersistenceWriter: GameStore, Service {
 
     // MARK: - GameStore (called from rooms and sessions, under their locks; never blocks)
 
-    func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
-    func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
-    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
-        enqueue(.frame(room: room, generation: generation, frame: frame))
+    func playerChanged(_ record: PlayerRecord, wakes: inout WakeUps) { enqueue(.player(record), wakes: &wakes) }
+    func roomChanged(_ snapshot: RoomSnapshot, wakes: inout WakeUps) { enqueue(.room(snapshot), wakes: &wakes) }
+    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame, wakes: inout WakeUps) {
+        enqueue(.frame(room: room, generation: generation, frame: frame), wakes: &wakes)
     }
-    func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
-    func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
-    func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
-    func turnRated(_ rating: TurnRating) { enqueue(.turnRated(rating)) }
+    func roomClosed(_ code: RoomCode, wakes: inout WakeUps) { enqueue(.roomClosed(code), wakes: &wakes) }
+    func turnFinished(_ record: TurnRecord, wakes: inout WakeUps) { enqueue(.turn(record), wakes: &wakes) }
+    func gameFinished(_ record: GameRecord, wakes: inout WakeUps) { enqueue(.game(record), wakes: &wakes) }
+    func turnRated(_ rating: TurnRating, wakes: inout WakeUps) { enqueue(.turnRated(rating), wakes: &wakes) }
 
     var newRoomRefusal: ProtocolError? {
         guard refusingNewRooms.load(ordering: .relaxed) else { return nil }
         return ProtocolError(.storageUnavailable, "the server cannot store new rooms right now (its storage is failing); join a room that is already open, or try again later")
     }
 
-    private func enqueue(_ change: Change) {
+    /// Queues a change; a full batch names the writer loop's task in `wakes`.
+    private func enqueue(_ change: Change, wakes: inout WakeUps) {
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
             guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
             p.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        if let waiter { wakes.resume(waiter) }
     }
 
     private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
@@ -162,7 +163,11 @@ package final class PersistenceWriter: GameStore, Service {
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Held changes are retried with `alive_at` anyway: no heartbeat piles up.
-                if self.elapsed - lastCommit >= .seconds(1), loop.held.isEmpty { self.enqueue(.heartbeat) }
+                if self.elapsed - lastCommit >= .seconds(1), loop.held.isEmpty {
+                    var wakes = WakeUps()
+                    self.enqueue(.heartbeat, wakes: &wakes)
+                    wakes.run()
+                }
                 if await self.step(&loop) { lastCommit = self.elapsed }
             }
             return loop

@@ -42,7 +42,11 @@ package final class DrawServerRuntime: Sendable {
     /// Opens the database (when `configuration.databasePath` is set); throws a clear error
     /// for a file that is not a healthy drawserver database, without modifying it.
     /// With `postgres`, rooms and players live there instead (SQLite is not opened).
-    package init(configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil, clock: ServerClock = ServerClock()) throws {
+    /// - Parameter lockAudit: watches the server's locks for system calls (tests).
+    package init(
+        configuration: ServerConfiguration, logger: Logger, postgres: PostgresGameStore? = nil, clock: ServerClock = ServerClock(),
+        lockAudit: LockAudit? = nil
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         let threads = configuration.eventLoopThreads ?? ProcStat.allowedCores()
@@ -71,7 +75,7 @@ package final class DrawServerRuntime: Sendable {
             let server = GameServer(
                 configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup,
                 readPollers: pollers, clock: clock, moderation: Moderation(store: postgres, archive: postgres),
-                remoteRooms: RemoteRooms(store: postgres, messenger: bus)
+                remoteRooms: RemoteRooms(store: postgres, messenger: bus), lockAudit: lockAudit
             )
             self.server = server
             self.bus = bus
@@ -92,7 +96,8 @@ package final class DrawServerRuntime: Sendable {
             self.writer = writer
             self.server = GameServer(
                 configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup,
-                readPollers: pollers, clock: clock, moderation: Moderation(store: database, archive: database)
+                readPollers: pollers, clock: clock, moderation: Moderation(store: database, archive: database),
+                lockAudit: lockAudit
             )
             self.bus = nil
         } else {
@@ -100,7 +105,10 @@ package final class DrawServerRuntime: Sendable {
             self.bus = nil
             self.database = nil
             self.writer = nil
-            self.server = GameServer(configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock)
+            self.server = GameServer(
+                configuration: configuration, logger: logger, metrics: metrics, eventLoopGroup: eventLoopGroup, readPollers: pollers, clock: clock,
+                lockAudit: lockAudit
+            )
         }
     }
 

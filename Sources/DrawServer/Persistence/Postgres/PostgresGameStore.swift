@@ -257,9 +257,9 @@ package final class PostgresGameStore: GameStore, Service {
 
     // MARK: - GameStore (called under room and session locks; never blocks)
 
-    func playerChanged(_ record: PlayerRecord) { enqueue(.player(record)) }
-    func roomChanged(_ snapshot: RoomSnapshot) { enqueue(.room(snapshot)) }
-    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame) {
+    func playerChanged(_ record: PlayerRecord, wakes: inout WakeUps) { enqueue(.player(record), wakes: &wakes) }
+    func roomChanged(_ snapshot: RoomSnapshot, wakes: inout WakeUps) { enqueue(.room(snapshot), wakes: &wakes) }
+    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame, wakes: inout WakeUps) {
         // Packed here rather than queued as a change: no per-frame change to build, keep
         // the frame's bytes alive for, and go through again in the writer.
         let full = pending.withLock { p in
@@ -267,19 +267,20 @@ package final class PostgresGameStore: GameStore, Service {
             return p.count >= configuration.maxBatch
         }
         // Once a batch: the writer's continuation is taken only then.
-        if full { pending.withLock { takeWaiterIfFull(&$0) }?.resume() }
+        if full, let waiter = pending.withLock({ takeWaiterIfFull(&$0) }) { wakes.resume(waiter) }
     }
-    func roomClosed(_ code: RoomCode) { enqueue(.roomClosed(code)) }
-    func turnFinished(_ record: TurnRecord) { enqueue(.turn(record)) }
-    func gameFinished(_ record: GameRecord) { enqueue(.game(record)) }
-    func turnRated(_ rating: TurnRating) { enqueue(.turnRated(rating)) }
+    func roomClosed(_ code: RoomCode, wakes: inout WakeUps) { enqueue(.roomClosed(code), wakes: &wakes) }
+    func turnFinished(_ record: TurnRecord, wakes: inout WakeUps) { enqueue(.turn(record), wakes: &wakes) }
+    func gameFinished(_ record: GameRecord, wakes: inout WakeUps) { enqueue(.game(record), wakes: &wakes) }
+    func turnRated(_ rating: TurnRating, wakes: inout WakeUps) { enqueue(.turnRated(rating), wakes: &wakes) }
 
-    private func enqueue(_ change: Change) {
+    /// Queues a change; a full batch names the writer loop's task in `wakes`.
+    private func enqueue(_ change: Change, wakes: inout WakeUps) {
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
             return takeWaiterIfFull(&p)
         }
-        waiter?.resume()
+        if let waiter { wakes.resume(waiter) }
     }
 
     /// The writer's continuation, to wake once a full batch waits.
