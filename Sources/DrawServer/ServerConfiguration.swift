@@ -99,10 +99,6 @@ public struct ServerConfiguration: Sendable {
         public var allowedOrigins: Set<String>?
         /// Serve a plain echo WebSocket at `/conformance/echo` (for the Autobahn testsuite).
         public var conformanceEcho = false
-        /// Frames go straight to the socket past NIO's channel while nothing of the
-        /// connection's waits in NIO (`SocketHandler`); false writes everything through NIO,
-        /// the plain path `benchmarks/run.sh` compares it with.
-        public var directSocketWrites = true
         /// The largest message the conformance echo accepts.
         public var conformanceMaxMessageBytes = 16 << 20
         public init() {}

@@ -426,5 +426,15 @@ extension PersistenceTests {
             #expect(status != 0)
             #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
         }
+
+        @Test func keepingNothingExcludesEveryStore() async throws {
+            let (withStore, storeOutput) = try await ServerProcess.run(["serve", "--port", "0", "--no-persistence", "--store", "postgres://x@127.0.0.1:1/x"])
+            #expect(withStore != 0)
+            #expect(storeOutput.contains("--no-persistence and --store exclude each other"))
+            let (withDB, dbOutput) = try await ServerProcess.run(["serve", "--port", "0", "--no-persistence", "--db", "/tmp/never.sqlite"])
+            #expect(withDB != 0)
+            #expect(dbOutput.contains("--no-persistence and --db exclude each other"))
+            #expect(!FileManager.default.fileExists(atPath: "/tmp/never.sqlite"))
+        }
     }
 }

@@ -116,9 +116,7 @@ package struct ServeCommand: AsyncParsableCommand {
     var readBatch: Int?
     @Flag(help: "Serve a plain echo WebSocket at /conformance/echo for the Autobahn testsuite (env DRAWSERVER_CONFORMANCE_ECHO=1).")
     var conformanceEcho = false
-    @Flag(help: ArgumentHelp("Write every frame through NIO's channel, never straight to the socket: the plain path, for benchmarks.", visibility: .hidden))
-    var nioWritesOnly = false
-    @Flag(help: ArgumentHelp("Keep nothing, in no database: for benchmarks that measure what persistence costs. A restart loses every room.", visibility: .hidden))
+    @Flag(help: "Keep nothing, in no database: a throwaway server (a demo, a load test, or a benchmark of what persistence costs). A restart loses every room and player.")
     var noPersistence = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (env DRAWSERVER_LOG_LEVEL).")
     var logLevel: String?
@@ -153,7 +151,6 @@ package struct ServeCommand: AsyncParsableCommand {
         }
         configuration.limits.permessageDeflate = permessageDeflate ?? env.bool("DRAWSERVER_PERMESSAGE_DEFLATE") ?? false
         configuration.limits.conformanceEcho = conformanceEcho || env.bool("DRAWSERVER_CONFORMANCE_ECHO") == true
-        configuration.limits.directSocketWrites = !nioWritesOnly
 
         if let count = try threads ?? env.int("DRAWSERVER_THREADS") {
             guard (1...256).contains(count) else { throw ValidationError("--threads must be 1...256") }
@@ -181,6 +178,7 @@ package struct ServeCommand: AsyncParsableCommand {
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
         if noPersistence {
             guard configuration.cluster.store == nil else { throw ValidationError("--no-persistence and --store exclude each other") }
+            guard db == nil else { throw ValidationError("--no-persistence and --db exclude each other") }
             configuration.databasePath = nil
         }
         // Without one: http://HOST:PORT with the port actually bound (`--port 0`), set once

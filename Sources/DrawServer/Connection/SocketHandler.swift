@@ -72,7 +72,7 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
     var poller: ReadPoller?
     private var pollID: UInt64?
 
-    /// Whether frames may go straight to the socket at all (`directSocketWrites`).
+    /// Whether frames may go straight to the socket at all (false: only in tests of the plain path).
     private let directWrites: Bool
 
     init(activity: ActivityMonitor, eventLoop: any EventLoop, directWrites: Bool = true) {

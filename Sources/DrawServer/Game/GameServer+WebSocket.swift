@@ -40,7 +40,7 @@ extension GameServer {
         )
         session.timers = timers
         let webSocket = WebSocketProtocolHandler(receiver: receiver, service: session, activity: activity)
-        let handler = SocketHandler(activity: activity, eventLoop: eventLoop, directWrites: limits.directSocketWrites)
+        let handler = SocketHandler(activity: activity, eventLoop: eventLoop)
         do {
             try sync.addHandler(handler, position: .first)
             try sync.addHandler(webSocket)
