@@ -167,6 +167,7 @@ private struct Fields {
         patch.hints = try optionalInteger("hints")
         patch.language = try optionalString("language")
         patch.customOnly = try optionalBool("customOnly")
+        patch.streamer = try optionalBool("streamer")
         switch object["customWords"] {
         case nil, .null?: break
         case .array(let items)?:

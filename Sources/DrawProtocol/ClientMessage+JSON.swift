@@ -69,6 +69,7 @@ extension SettingsPatch {
             w.endArray()
         }
         if let customOnly { w.field("customOnly", customOnly) }
+        if let streamer { w.field("streamer", streamer) }
         w.endObject()
     }
 }

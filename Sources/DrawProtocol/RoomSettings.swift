@@ -9,8 +9,29 @@ public struct RoomSettings: Sendable, Hashable, Codable {
     public var language = "en"
     public var customWords: [String] = []
     public var customOnly = false
+    /// Streamer mode (issue 36): the room is never listed or offered to quick play, and
+    /// clients keep its code, its invite link and players' ids off the screen.
+    public var streamer = false
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case rounds, drawTimeSec, maxPlayers, wordChoices, hints, language, customWords, customOnly, streamer
+    }
+
+    /// Decodes stored settings; a field added since they were stored keeps its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rounds = try c.decode(Int.self, forKey: .rounds)
+        drawTimeSec = try c.decode(Int.self, forKey: .drawTimeSec)
+        maxPlayers = try c.decode(Int.self, forKey: .maxPlayers)
+        wordChoices = try c.decode(Int.self, forKey: .wordChoices)
+        hints = try c.decode(Int.self, forKey: .hints)
+        language = try c.decodeIfPresent(String.self, forKey: .language) ?? "en"
+        customWords = try c.decodeIfPresent([String].self, forKey: .customWords) ?? []
+        customOnly = try c.decodeIfPresent(Bool.self, forKey: .customOnly) ?? false
+        streamer = try c.decodeIfPresent(Bool.self, forKey: .streamer) ?? false
+    }
 
     public static let roundsRange = 1...10
     public static let drawTimeRange = 30...240
@@ -30,10 +51,12 @@ public struct SettingsPatch: Sendable, Hashable {
     public var language: String?
     public var customWords: [String]?
     public var customOnly: Bool?
+    public var streamer: Bool?
 
     public init(
         rounds: Int? = nil, drawTimeSec: Int? = nil, maxPlayers: Int? = nil, wordChoices: Int? = nil,
-        hints: Int? = nil, language: String? = nil, customWords: [String]? = nil, customOnly: Bool? = nil
+        hints: Int? = nil, language: String? = nil, customWords: [String]? = nil, customOnly: Bool? = nil,
+        streamer: Bool? = nil
     ) {
         self.rounds = rounds
         self.drawTimeSec = drawTimeSec
@@ -43,5 +66,6 @@ public struct SettingsPatch: Sendable, Hashable {
         self.language = language
         self.customWords = customWords
         self.customOnly = customOnly
+        self.streamer = streamer
     }
 }

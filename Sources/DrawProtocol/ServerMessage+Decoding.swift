@@ -199,6 +199,7 @@ extension RoomSettings {
         if let v = json["language"]?.stringValue { language = v }
         if let v = json["customWords"]?.arrayValue { customWords = v.compactMap(\.stringValue) }
         if let v = json["customOnly"]?.boolValue { customOnly = v }
+        if let v = json["streamer"]?.boolValue { streamer = v }
     }
 }
 

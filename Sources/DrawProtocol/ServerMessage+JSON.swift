@@ -213,6 +213,7 @@ extension RoomSettings {
         w.endArray()
         w.field("customWordCount", customWordCount ?? customWords.count)
         w.field("customOnly", customOnly)
+        w.field("streamer", streamer)
         w.endObject()
     }
 }

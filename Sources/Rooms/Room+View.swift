@@ -48,9 +48,11 @@ extension Room {
     }
 
     /// The public list entry.
+    /// What the lobby lists. A streamer's room is never public there, whatever its host
+    /// chose: its viewers must not find it in the list or through quick play.
     public var summary: RoomSummary {
         RoomSummary(
-            code: code, name: name, isPublic: isPublic, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
+            code: code, name: name, isPublic: isPublic && !settings.streamer, players: seatedCount, maxPlayers: settings.maxPlayers, phase: phase,
             bots: members.lazy.filter(\.isBot).count, connected: members.lazy.filter { $0.connected && !$0.isBot }.count,
             language: settings.language, round: game?.round ?? 0, rounds: settings.rounds
         )

@@ -34,6 +34,7 @@ extension RoomSettings {
         if let v = patch.language { next.language = Self.supportedLanguages.contains(v) ? v : "en" }
         if let v = patch.customWords { next.customWords = WordList.sanitize(v) }
         if let v = patch.customOnly { next.customOnly = v }
+        if let v = patch.streamer { next.streamer = v }
         return next
     }
 }

@@ -16,6 +16,7 @@ import Testing
         settings.language = "de"
         settings.customWords = ["Sonne", "Mond"]
         settings.customOnly = true
+        settings.streamer = true
         return RoomView(
             code: code, name: "Ada's room", isPublic: true, host: ada, settings: settings, phase: .drawing,
             round: 2, rounds: 4, drawer: bob, mask: "_ _ _", word: nil, remainingMs: 41_000,
@@ -124,7 +125,7 @@ import Testing
         .hello(name: "Ada", token: nil),
         .hello(name: "Ada", token: "tok", avatar: avatar),
         .rooms, .quickplay, .leave, .start, .skip,
-        .create(name: "R", isPublic: true, settings: SettingsPatch(rounds: 2, language: "de", customWords: ["a b", "c"], customOnly: true)),
+        .create(name: "R", isPublic: true, settings: SettingsPatch(rounds: 2, language: "de", customWords: ["a b", "c"], customOnly: true, streamer: true)),
         .create(name: nil, isPublic: false, settings: SettingsPatch()),
         .join(code: "k7qx2m"),
         .invite(playerID: bob), .kick(playerID: bob), .votekick(playerID: bob), .removeBot(playerID: bob),

@@ -204,7 +204,8 @@ private struct Batch {
             guard let room = RoomCode(parsing: code), let epoch = epochs[room] else { continue }
             codes.append(code)
             names.append(snapshot.name)
-            publics.append(snapshot.isPublic)
+            // What other nodes list (`RemoteRooms`): never a streamer's room (`Room.summary`).
+            publics.append(snapshot.isPublic && !snapshot.settings.streamer)
             seated.append(snapshot.members.count(where: { !$0.spectator }))
             seats.append(snapshot.settings.maxPlayers)
             connected.append(snapshot.members.count(where: { $0.connected == true && $0.bot == nil }))
