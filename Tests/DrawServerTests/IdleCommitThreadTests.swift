@@ -35,7 +35,7 @@ struct IdleCommitThreadTests {
     /// clock's, here virtual time: it runs out at 20 ms, not at 19.
     @Test func aJobNotStartedWithinItsPatienceIsTakenBackAndNeverRuns() async throws {
         let clock = ManualServerClock()
-        let thread = IdleCommitThread(clock: .manual(clock))
+        let thread = IdleCommitThread(clock: ServerClock(clock))
         defer { thread.stop() }
         let release = DispatchSemaphore(value: 0)
         // Waits for the thread to be inside the first job, however long an idle-priority

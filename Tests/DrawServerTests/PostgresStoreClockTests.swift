@@ -23,7 +23,7 @@ extension PostgresStoreTests {
         let clock = ManualServerClock()
         let configuration = PostgresGameStore.Configuration()
         let store = try await PostgresGameStore.open(
-            url: viaLink, nodeID: "cut", configuration: configuration, clock: .manual(clock), logger: logger
+            url: viaLink, nodeID: "cut", configuration: configuration, clock: ServerClock(clock), logger: logger
         )
         let lost = LostRooms(of: store)
         let writer = Task { try await store.run() }
@@ -84,7 +84,7 @@ extension PostgresStoreTests {
         let url = try await TestPostgres.freshDatabase()
         let manual = ManualServerClock()
         let live = LiveTimers()
-        let store = try await PostgresGameStore.open(url: url, nodeID: "calm", clock: live.clock(over: .manual(manual)), logger: logger)
+        let store = try await PostgresGameStore.open(url: url, nodeID: "calm", clock: live.clock(over: ServerClock(manual)), logger: logger)
         let writer = Task { try await store.run() }
         for round in 0..<20 {
             store.playerChanged(PlayerRecord(id: PlayerID("ada"), name: "Ada \(round)", tokenHash: "hash-ada", lastSeen: Timestamp(milliseconds: Int64(round))))
@@ -110,7 +110,7 @@ extension PostgresStoreTests {
         viaLink.port = link.port
         let manual = ManualServerClock()
         let configuration = PostgresGameStore.Configuration()
-        let store = try await PostgresGameStore.open(url: viaLink, nodeID: "patient", configuration: configuration, clock: .manual(manual), logger: logger)
+        let store = try await PostgresGameStore.open(url: viaLink, nodeID: "patient", configuration: configuration, clock: ServerClock(manual), logger: logger)
         await link.shutdown()
         let ended = Once()
         let call = Task {
@@ -130,17 +130,17 @@ extension PostgresStoreTests {
     }
 }
 
-/// Counts the timers of a `WriterClock` that are armed and neither fired nor cancelled.
+/// Counts the off-loop timers of a `ServerClock` that are armed and neither fired nor cancelled.
 private final class LiveTimers: Sendable {
     private let live = Mutex(0)
     var count: Int { live.withLock { $0 } }
 
-    func clock(over base: WriterClock) -> WriterClock {
-        WriterClock(
-            elapsed: base.elapsed,
-            wake: { [self] delay, body in
+    func clock(over base: ServerClock) -> ServerClock {
+        ServerClock(
+            base,
+            wakeOffLoop: { [self] delay, body in
                 live.withLock { $0 += 1 }
-                base.wake(delay) {
+                base.wakeOffLoop(delay) {
                     self.live.withLock { $0 -= 1 }
                     body()
                 }
@@ -154,7 +154,7 @@ private final class LiveTimers: Sendable {
                 }
                 live.withLock { $0 += 1 }
                 let timer = base.schedule(delay) { if end() { body() } }
-                return WriterTimer {
+                return ClockTimer {
                     _ = end()
                     timer.cancel()
                 }

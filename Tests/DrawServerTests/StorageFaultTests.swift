@@ -149,7 +149,7 @@ struct StorageFaultTests {
         configuration.health.firstRetry = .seconds(1)
         configuration.health.maxRetry = .seconds(20)
         configuration.exitPatience = .seconds(600)
-        let writer = PersistenceWriter(backend: backend, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"), clock: .manual(clock))
+        let writer = PersistenceWriter(backend: backend, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"), clock: ServerClock(clock))
         let running = Task { try await writer.run() }
         backend.failNext(Array(repeating: Self.busy, count: 1_000))
         writer.frameAppended(room: RoomCode(parsing: "HHHHHH")!, generation: 1, frame: StrokeLog.Frame(at: 0, bytes: [1]))

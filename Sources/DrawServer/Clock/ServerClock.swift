@@ -1,62 +1,123 @@
+import Dispatch
 import DrawProtocol
 import NIOCore
 import NIOPosix
 import Rooms
 import Synchronization
 
-/// The game time of the shell: turns a monotonic clock into the game core's millisecond
-/// timestamps, and runs the rooms' timers on it.
+/// The shell's one clock: game time for the rooms (the game core's millisecond timestamps
+/// and the rooms' timers on their event loops), and the same time for every other deadline
+/// of the shell that is not a connection's: the persistence writer's (fault durations,
+/// retries, the patience before exit, the idle commit thread's start patience), the
+/// PostgreSQL store's (leases, the stalled-commit watchdog, the connection patience, the
+/// directory's cadence) and the cluster bus's.
 ///
-/// By default it reads the process's monotonic clock and its timers are the event loops'.
-/// A test hands in a `ManualServerClock` instead: game time then moves only when the test
-/// advances it, and a room's turn, hints and bots play out without waiting for real time.
+/// By default it reads the process's monotonic clock; its timers are the event loops' own,
+/// and those off the loops are Dispatch's (the idle thread's start patience must expire on
+/// time while the loops are busy, which is exactly when it does expire). A test hands in a
+/// `ManualServerClock` instead: time then moves only when the test advances it, and a
+/// room's turn, hints and bots, a writer's ten-minute fault or a lease's expiry play out
+/// without waiting for real time. (Connections' own deadlines read their event loop's clock,
+/// `ShellClock`, so an `EmbeddedEventLoop` moves them.)
 package struct ServerClock: Sendable {
-    /// Game time since the clock's origin.
+    /// Time since the clock's origin.
     private let read: @Sendable () -> Duration
-    /// Game time of a monotonic instant already read, such as when a frame arrived.
+    /// Time of a monotonic instant already read, such as when a frame arrived.
     private let elapsedAt: @Sendable (ContinuousClock.Instant) -> Duration
-    /// Runs `body` on `loop` once `delay` of game time has passed.
+    /// Runs `body` on `loop` once `delay` has passed.
     private let wake: @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Void
-    /// The persistence writer's deadlines on the same time. (Its monotonic timers are
-    /// Dispatch's, not an event loop's: the idle thread's start patience must expire on
-    /// time while the loops are busy, which is exactly when it does expire.)
-    let writerClock: WriterClock
+    /// Runs `body` once `delay` has passed, on a thread that must not be blocked (it only
+    /// hands a result on). Never cancelled: whoever waits decides whether it still cares.
+    let wakeOffLoop: @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Void
+    /// Runs `body` once `delay` has passed unless the returned timer is cancelled first; a
+    /// cancelled timer is gone at once (a deadline checked many times a second, such as the
+    /// PostgreSQL store's stalled-commit watchdog, leaves nothing pending).
+    let schedule: @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> ClockTimer
 
-    /// The process's monotonic clock; timers are the event loops' own.
+    /// The process's monotonic clock; timers are the event loops' own, or Dispatch's.
     init() {
-        writerClock = .monotonic()
         let origin = ContinuousClock.now
         read = { ContinuousClock.now - origin }
         elapsedAt = { $0 - origin }
         wake = { delay, loop, body in
             loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
         }
+        wakeOffLoop = { delay, body in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(0, delay.nanoseconds))), execute: body)
+        }
+        schedule = { delay, body in
+            // A timer source, not `asyncAfter`: a cancelled source leaves the queue's timer
+            // list at once, a cancelled work item only when its deadline passes.
+            let timer = DispatchTimer(DispatchSource.makeTimerSource(queue: .global()))
+            timer.source.schedule(deadline: .now() + .nanoseconds(Int(max(0, delay.nanoseconds))))
+            timer.source.setEventHandler {
+                timer.source.cancel()
+                body()
+            }
+            timer.source.resume()
+            return ClockTimer { timer.source.cancel() }
+        }
     }
 
-    /// Game time that moves only when `manual` is advanced.
+    /// Time that moves only when `manual` is advanced.
     init(_ manual: ManualServerClock) {
-        writerClock = .manual(manual)
         read = { manual.now }
         // A frame arrives at the game time of its reading: the test's clock has no instants.
         elapsedAt = { _ in manual.now }
         wake = { delay, loop, body in manual.schedule(after: delay, on: loop, body) }
+        wakeOffLoop = { delay, body in manual.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any(), body) }
+        schedule = { delay, body in
+            // The virtual clock keeps its timers until they are due; a cancelled one then
+            // does nothing.
+            let cancelled = CancelFlag()
+            manual.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any()) {
+                if !cancelled.isSet { body() }
+            }
+            return ClockTimer { cancelled.set() }
+        }
+    }
+
+    /// `base` with other off-loop timers (a test counting them).
+    init(
+        _ base: ServerClock,
+        wakeOffLoop: @escaping @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Void,
+        schedule: @escaping @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> ClockTimer
+    ) {
+        read = base.read
+        elapsedAt = base.elapsedAt
+        wake = base.wake
+        self.wakeOffLoop = wakeOffLoop
+        self.schedule = schedule
     }
 
     package var now: Timestamp { Self.timestamp(read()) }
+
+    /// Time since the clock's origin, for durations and deadlines.
+    func elapsed() -> Duration { read() }
 
     /// The game time of an instant already read, such as when a frame arrived.
     func timestamp(of instant: ContinuousClock.Instant) -> Timestamp {
         Self.timestamp(elapsedAt(instant))
     }
 
-    /// Runs `body` on `loop` once `delay` of game time has passed.
+    /// Runs `body` on `loop` once `delay` of game time has passed. The caller holds no lock.
     func run(after delay: Duration, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
+        LockAudit.systemCall("arms a timer")
         wake(delay, loop, body)
     }
 
     /// Runs `body` on `loop` at `deadline` (at once when it has passed).
     func run(at deadline: Timestamp, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
-        wake(.milliseconds(deadline.milliseconds) - read(), loop, body)
+        run(after: .milliseconds(deadline.milliseconds) - read(), on: loop, body)
+    }
+
+    /// Waits `delay`, off the event loops, even when the calling task was cancelled: the
+    /// writer's task is cancelled when it stops, yet its retries before exit must still
+    /// wait between tries.
+    func sleep(_ delay: Duration) async {
+        await withCheckedContinuation { continuation in
+            wakeOffLoop(delay) { continuation.resume() }
+        }
     }
 
     private static func timestamp(_ elapsed: Duration) -> Timestamp {

@@ -25,9 +25,9 @@ final class IdleCommitThread: Sendable {
     /// The thread's name in `top -H` and profiles (at most 15 bytes on Linux).
     private let name: String
     /// Times `run(startWithin:)`'s patience; a test hands in virtual time.
-    private let clock: WriterClock
+    private let clock: ServerClock
 
-    init(name: String = "ds-commits", clock: WriterClock = .monotonic()) {
+    init(name: String = "ds-commits", clock: ServerClock = ServerClock()) {
         self.name = name
         self.clock = clock
     }
@@ -71,7 +71,7 @@ final class IdleCommitThread: Sendable {
             if start { startThread() }
             wake.signal()
             if let startWithin {
-                clock.wake(startWithin) {
+                clock.wakeOffLoop(startWithin) {
                     if claim.takeBack() { continuation.resume(returning: nil) }
                 }
             }

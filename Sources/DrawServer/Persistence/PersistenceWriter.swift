@@ -75,7 +75,7 @@ package final class PersistenceWriter: GameStore, Service {
     private let published = Mutex(StorageReport())
     /// Read by every room creation, so an atomic rather than the report's lock.
     private let refusingNewRooms = Atomic<Bool>(false)
-    let clock: WriterClock
+    let clock: ServerClock
 
     /// Running totals of what was committed (benchmarks report them; metrics export them).
     package struct Statistics: Sendable {
@@ -101,7 +101,7 @@ package final class PersistenceWriter: GameStore, Service {
 
     init(
         backend: any StorageBackend, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger,
-        clock: WriterClock = .monotonic()
+        clock: ServerClock = ServerClock()
     ) {
         self.backend = backend
         self.clock = clock
@@ -113,7 +113,7 @@ package final class PersistenceWriter: GameStore, Service {
     /// A writer to the SQLite file; `clock` also times the commit thread's start patience.
     convenience init(
         database: GameDatabase, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger,
-        clock: WriterClock = .monotonic()
+        clock: ServerClock = ServerClock()
     ) {
         let backend = SQLiteBackend(
             database: database, retention: configuration.turnRetention, idleStartPatience: configuration.idleStartPatience, clock: clock

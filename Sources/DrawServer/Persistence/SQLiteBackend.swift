@@ -11,7 +11,7 @@ final class SQLiteBackend: StorageBackend {
     private let commitThread: IdleCommitThread
 
     /// `clock` times `idleStartPatience`.
-    init(database: GameDatabase, retention: Int, idleStartPatience: Duration, clock: WriterClock = .monotonic()) {
+    init(database: GameDatabase, retention: Int, idleStartPatience: Duration, clock: ServerClock = ServerClock()) {
         self.database = database
         self.retention = retention
         self.idleStartPatience = idleStartPatience

@@ -91,7 +91,7 @@ package final class DrawServerRuntime: Sendable {
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
             var persistence = configuration.persistence
             persistence.canvas = configuration.room.canvas
-            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock.writerClock)
+            let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock)
             self.database = database
             self.writer = writer
             self.server = GameServer(

@@ -98,7 +98,7 @@ package final class PostgresGameStore: GameStore, Service {
     /// The store's deadlines (the leases' validity and their tick, the stalled-commit
     /// watchdog, the heartbeat and directory cadence, the start-up patience): the process's
     /// monotonic clock, or a test's `ManualServerClock`.
-    let clock: WriterClock
+    let clock: ServerClock
     private let clientTask: Task<Void, Never>
     /// The pool's own event loop. postgres-nio's default is the process's shared group,
     /// which is the server's: a batch of megabytes would then be written, and every
@@ -145,7 +145,7 @@ package final class PostgresGameStore: GameStore, Service {
     /// starts the connection pool. Fails with a one-line reason when the database cannot
     /// be reached or refuses.
     package static func open(
-        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), clock: WriterClock = .monotonic(), logger: Logger
+        url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), clock: ServerClock = ServerClock(), logger: Logger
     ) async throws(StoreOpenError) -> PostgresGameStore {
         // One plain connection first: the pool retries forever, this fails at once.
         let connection: PostgresConnection
@@ -179,7 +179,7 @@ package final class PostgresGameStore: GameStore, Service {
     /// Takes the advisory lock named after the node id on `connection`, retrying for
     /// `patience`; false when another session keeps it.
     private static func holdIdentity(
-        _ nodeID: String, on connection: PostgresConnection, patience: Duration, clock: WriterClock, logger: Logger
+        _ nodeID: String, on connection: PostgresConnection, patience: Duration, clock: ServerClock, logger: Logger
     ) async throws -> Bool {
         let key = "drawserver node \(nodeID)"
         let deadline = clock.elapsed() + patience
@@ -197,7 +197,7 @@ package final class PostgresGameStore: GameStore, Service {
     /// How often start-up asks again for a node id another process holds.
     static let identityRetry = Duration.milliseconds(100)
 
-    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, clock: WriterClock, logger: Logger) {
+    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, clock: ServerClock, logger: Logger) {
         self.identity = identity
         self.clock = clock
         self.url = url
@@ -243,7 +243,7 @@ package final class PostgresGameStore: GameStore, Service {
     }
 
     /// The leases' time (`LeaseKeeper` counts game-clock milliseconds): the store clock's.
-    var now: Timestamp { Timestamp(milliseconds: Int64(DurationText.milliseconds(clock.elapsed()))) }
+    var now: Timestamp { clock.now }
 
     /// Stops the pool and lets go of the node id; for tests that open several stores (the
     /// server's own store stops when its `run` ends).

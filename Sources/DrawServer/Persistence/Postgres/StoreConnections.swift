@@ -21,7 +21,7 @@ struct StoreConnections: Sendable {
     /// How long a call waits for a connection.
     let patience: Duration
     /// The store's clock: the patience is one of its deadlines.
-    let clock: WriterClock
+    let clock: ServerClock
 
     /// Runs `body` on a pooled connection that is still open, once the pool hands one over
     /// within `patience`.
