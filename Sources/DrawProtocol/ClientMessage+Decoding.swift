@@ -35,7 +35,7 @@ extension ClientMessage {
                 isPublic: try fields.optionalBool("public") ?? false,
                 settings: try fields.settings("settings") ?? SettingsPatch()
             )
-        case "join": return .join(code: try fields.string("code"))
+        case "join": return .join(code: try fields.string("code"), watch: try fields.optionalBool("watch") ?? false)
         case "quickplay": return .quickplay
         case "leave": return .leave
         case "invite": return .invite(playerID: PlayerID(try fields.string("playerId")))

@@ -20,8 +20,9 @@ extension ClientMessage {
             w.field("public", isPublic)
             w.key("settings")
             settings.write(to: &w)
-        case .join(let code):
+        case .join(let code, let watch):
             w.field("code", code)
+            if watch { w.field("watch", true) }
         case .invite(let id), .kick(let id), .votekick(let id), .removeBot(let id):
             w.field("playerId", id.rawValue)
         case .settings(let patch):

@@ -4,7 +4,9 @@ public enum ClientMessage: Sendable, Hashable {
     case hello(name: String, token: String? = nil, avatar: Avatar? = nil)
     case rooms
     case create(name: String? = nil, isPublic: Bool = false, settings: SettingsPatch = SettingsPatch())
-    case join(code: String)
+    /// `watch`: join as a screen that watches (a TV, `/tv`): a spectator that takes no seat,
+    /// never hosts and never plays (issue 36).
+    case join(code: String, watch: Bool = false)
     case quickplay
     case leave
     case invite(playerID: PlayerID)

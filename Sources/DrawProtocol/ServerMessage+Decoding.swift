@@ -170,7 +170,8 @@ extension PlayerView {
             id: id, name: json["name"]?.stringValue ?? "", score: json["score"]?.intValue ?? 0,
             ready: json["ready"]?.boolValue ?? false, connected: json["connected"]?.boolValue ?? true,
             guessed: json["guessed"]?.boolValue ?? false, spectator: json["spectator"]?.boolValue ?? false,
-            avatar: json["avatar"].flatMap(Avatar.init(json:)) ?? .standard(for: id), bot: json["bot"]?.boolValue ?? false
+            avatar: json["avatar"].flatMap(Avatar.init(json:)) ?? .standard(for: id), bot: json["bot"]?.boolValue ?? false,
+            watching: json["watching"]?.boolValue ?? false
         )
     }
 }

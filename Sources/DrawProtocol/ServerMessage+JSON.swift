@@ -187,6 +187,7 @@ extension PlayerView {
         w.field("guessed", guessed)
         w.field("spectator", spectator)
         if bot { w.field("bot", true) }
+        if watching { w.field("watching", true) }
         w.key("avatar")
         avatar.write(to: &w)
         w.endObject()

@@ -184,10 +184,13 @@ public struct PlayerView: Sendable, Hashable {
     public var avatar: Avatar
     /// A bot seat: sent as `"bot":true` (left out for people).
     public var bot = false
+    /// A screen that watches (`join` with `watch`, a `/tv` page; always a spectator): sent
+    /// as `"watching":true` (left out otherwise), so clients may list it apart.
+    public var watching = false
 
     public init(
         id: PlayerID, name: String, score: Int, ready: Bool, connected: Bool, guessed: Bool, spectator: Bool,
-        avatar: Avatar, bot: Bool = false
+        avatar: Avatar, bot: Bool = false, watching: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -198,6 +201,7 @@ public struct PlayerView: Sendable, Hashable {
         self.spectator = spectator
         self.avatar = avatar
         self.bot = bot
+        self.watching = watching
     }
 }
 

@@ -44,6 +44,7 @@ func buildApplication(
     runtime.addHealthRoute(to: router)
     runtime.addDrawingRoutes(to: router)
     runtime.addGalleryRoutes(to: router)
+    runtime.addTVRoutes(to: router)
     runtime.addReportRoutes(to: router)
     runtime.addGalleryReportRoute(to: router)
     if let webRoot = configuration.webRoot {

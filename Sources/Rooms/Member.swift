@@ -15,6 +15,9 @@ public struct Member: Sendable, Hashable {
     public internal(set) var bot: BotLevel?
     /// The spectator state asked for, applied at the start of the next turn.
     var pendingSpectator: Bool?
+    /// A screen that watches (`join` with `watch`, the `/tv` page): always a spectator,
+    /// holding no seat, never host.
+    public internal(set) var watching = false
     /// Join order: the longest-seated member (lowest) becomes host when the host leaves.
     public let order: Int
     public var disconnectedAt: Timestamp?
@@ -31,6 +34,6 @@ public struct Member: Sendable, Hashable {
     public var isBot: Bool { bot != nil }
 
     var view: PlayerView {
-        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator, avatar: avatar, bot: isBot)
+        PlayerView(id: id, name: name, score: score, ready: ready, connected: connected, guessed: guessed, spectator: spectator, avatar: avatar, bot: isBot, watching: watching)
     }
 }

@@ -11,7 +11,9 @@ extension Room {
     public var botCount: Int { members.lazy.filter(\.isBot).count }
 
     /// Whether a person (not a bot) still holds a seat or a spectator's place.
-    var hasPeople: Bool { members.contains { !$0.isBot } }
+    /// People who play or may: not bots, and not screens that only watch (`/tv`), which
+    /// keep no room alive on their own.
+    var hasPeople: Bool { members.contains { !$0.isBot && !$0.watching } }
 
     mutating func addBot(_ level: BotLevel, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard host == id else { return .failure(ProtocolError(.notHost, "only the host can add bots")) }
@@ -69,7 +71,7 @@ extension Room {
         return [.send(.notice(.botPassed(bot.id, name: bot.name)), to: .everyone)]
     }
 
-    /// Closes a room whose people are all gone, releasing its bots.
+    /// Closes a room whose people are all gone, releasing its bots and watching screens.
     mutating func closeIfOnlyBots() -> [RoomEffect]? {
         guard !members.isEmpty, !hasPeople else { return nil }
         return close()

@@ -113,6 +113,9 @@ extension Room {
 
     mutating func spectate(_ on: Bool, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard let i = index(of: id) else { return .failure(ProtocolError(.notInRoom, "you are not in a room")) }
+        if members[i].watching {
+            return .failure(ProtocolError(.badMessage, "a screen that watches takes no seat; join again without watch to play"))
+        }
         if !on, members[i].spectator, seatedCount >= settings.maxPlayers {
             return .failure(ProtocolError(.roomFull, "no free seat; stay a spectator for now"))
         }

@@ -24,6 +24,8 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         /// room list reads (`RoomSummary.connected`). A restore starts everyone disconnected
         /// whatever it says. Nil in snapshots written before it.
         public var connected: Bool? = nil
+        /// A screen that watches; nil in snapshots written before it (and for everyone else).
+        public var watching: Bool? = nil
     }
 
     /// The turn being rated (drawing and its turnEnd).
@@ -134,7 +136,8 @@ extension Room {
                 RoomSnapshot.MemberState(
                     id: $0.id.rawValue, name: $0.name, score: $0.score, ready: $0.ready, spectator: $0.spectator,
                     guessed: $0.guessed, pendingSpectator: $0.pendingSpectator, order: $0.order,
-                    avatar: $0.avatar, chatSince: $0.chatSince, bot: $0.bot, connected: $0.connected
+                    avatar: $0.avatar, chatSince: $0.chatSince, bot: $0.bot, connected: $0.connected,
+                    watching: $0.watching ? true : nil
                 )
             },
             phase: phase,
@@ -174,6 +177,7 @@ extension Room {
             member.pendingSpectator = m.pendingSpectator
             member.chatSince = m.chatSince ?? 0
             member.bot = m.bot
+            member.watching = m.watching ?? false
             // A bot has no connection to wait for: the shell seats its brain again at once.
             member.connected = m.bot != nil
             member.disconnectedAt = m.bot != nil ? nil : now

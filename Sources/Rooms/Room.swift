@@ -89,25 +89,32 @@ public struct Room: Sendable {
     // MARK: - Membership
 
     /// Seats a player (join, quickplay, create). Errors: `room_full`, `banned`, `already_in_room`, `room_not_found`.
-    public mutating func join(_ id: PlayerID, name: String, avatar: Avatar? = nil, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
+    /// `watching`: a screen that watches (`join` with `watch`): it takes no seat, so a full
+    /// room still lets it in (up to `memberLimit` members in all), and it never hosts.
+    public mutating func join(
+        _ id: PlayerID, name: String, avatar: Avatar? = nil, watching: Bool = false, now: Timestamp
+    ) -> Result<[RoomEffect], ProtocolError> {
         guard !isClosed else { return .failure(ProtocolError(.roomNotFound, "room \(code) is closed")) }
         guard !isMember(id) else { return .failure(ProtocolError(.alreadyInRoom, "you are already in room \(code)")) }
         if let until = bans[id], until > now {
             let minutes = max(1, (until - now + 59_999) / 60_000)
             return .failure(ProtocolError(.banned, "you were kicked from this room; try again in \(minutes) min"))
         }
-        guard seatedCount < settings.maxPlayers, members.count < memberLimit else {
+        guard watching || seatedCount < settings.maxPlayers, members.count < memberLimit else {
             return .failure(ProtocolError(.roomFull, "room \(code) is full"))
         }
         var member = Member(id: id, name: name, order: nextOrder, avatar: avatar)
         member.chatSince = chatSequence
         nextOrder += 1
-        if phase != .lobby && phase != .gameEnd {
+        if watching {
+            member.watching = true
+            member.spectator = true
+        } else if phase != .lobby && phase != .gameEnd {
             // Joins mid-game: guesses from this turn, draws from the next round.
             member.ready = true
         }
         members.append(member)
-        if host == nil { host = id }
+        if host == nil && !watching { host = id }
         var effects: [RoomEffect] = [
             .send(.joined(member.view), to: .everyone),
         ]
@@ -195,7 +202,7 @@ public struct Room: Sendable {
     /// The longest-seated person, preferring connected players and players over spectators;
     /// never a bot.
     func nextHost() -> PlayerID? {
-        let ranked = members.filter { !$0.isBot }.sorted { a, b in
+        let ranked = members.filter { !$0.isBot && !$0.watching }.sorted { a, b in
             if a.connected != b.connected { return a.connected }
             if a.spectator != b.spectator { return !a.spectator }
             return a.order < b.order

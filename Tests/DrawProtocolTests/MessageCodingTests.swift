@@ -39,6 +39,7 @@ import Testing
         .room({ var r = room; r.showsCustomWords = false; r.settings.customWords = []; r.customWordCount = 2
                 r.showsMyRating = false; r.myRating = nil; r.ratings = nil; r.nextGameMs = 15_000; r.word = "Mond"; return r }()),
         .joined(PlayerView(id: bob, name: "Bob", score: 0, ready: false, connected: true, guessed: false, spectator: true, avatar: avatar)),
+        .joined(PlayerView(id: bob, name: "TV", score: 0, ready: false, connected: true, guessed: false, spectator: true, avatar: avatar, watching: true)),
         .left(bob, reason: .votekicked),
         .ready(ada, false),
         .chat(from: ada, name: "Ada", text: "say \"hi\"\n"),
@@ -128,6 +129,7 @@ import Testing
         .create(name: "R", isPublic: true, settings: SettingsPatch(rounds: 2, language: "de", customWords: ["a b", "c"], customOnly: true, streamer: true)),
         .create(name: nil, isPublic: false, settings: SettingsPatch()),
         .join(code: "k7qx2m"),
+        .join(code: "k7qx2m", watch: true),
         .invite(playerID: bob), .kick(playerID: bob), .votekick(playerID: bob), .removeBot(playerID: bob),
         .settings(SettingsPatch(drawTimeSec: 60, maxPlayers: 12, wordChoices: 4, hints: 0)),
         .ready(false), .spectate(true),
@@ -156,6 +158,7 @@ import Testing
         #expect(ClientMessage.create(name: "R", isPublic: true, settings: SettingsPatch(rounds: 2, language: "de")).jsonString
             == #"{"t":"create","name":"R","public":true,"settings":{"rounds":2,"language":"de"}}"#)
         #expect(ClientMessage.join(code: "K7QX2M").jsonString == #"{"t":"join","code":"K7QX2M"}"#)
+        #expect(ClientMessage.join(code: "K7QX2M", watch: true).jsonString == #"{"t":"join","code":"K7QX2M","watch":true}"#)
         #expect(ClientMessage.ready(true).jsonString == #"{"t":"ready","ready":true}"#)
         #expect(ClientMessage.choose(index: 1).jsonString == #"{"t":"choose","index":1}"#)
         #expect(ClientMessage.kick(playerID: PlayerID("p1")).jsonString == #"{"t":"kick","playerId":"p1"}"#)

@@ -49,6 +49,19 @@ struct RoomHarness {
         return errors
     }
 
+    /// Joins a screen that watches (`join` with `watch`), named like its id.
+    mutating func watch(_ name: String) -> ProtocolError? {
+        let id = Self.id(name)
+        switch room.join(id, name: name, watching: true, now: now) {
+        case .success(let effects):
+            connected.insert(id)
+            apply(effects)
+            return nil
+        case .failure(let error):
+            return error
+        }
+    }
+
     mutating func send(_ message: ClientMessage, from name: String) {
         apply(room.handle(message, from: Self.id(name), now: now))
     }

@@ -33,7 +33,7 @@ extension GameServer {
     }
 
     /// `join` by code.
-    func join(_ player: PlayerID, code text: String, outbox: Outbox) -> ProtocolError? {
+    func join(_ player: PlayerID, code text: String, watching: Bool = false, outbox: Outbox) -> ProtocolError? {
         let clustered = remoteRooms.looksUpPlayers
         let found: Result<(LiveRoom, String), ProtocolError>? = withDirectory { d in
             guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
@@ -68,7 +68,7 @@ extension GameServer {
                 }
             }
             return nil
-        case .success(let (room, name)): return room.join(player, name: name, outbox: outbox)
+        case .success(let (room, name)): return room.join(player, name: name, watching: watching, outbox: outbox)
         }
     }
 

@@ -254,10 +254,10 @@ final class GameSession: WebSocketService {
                 return ProtocolError(.rateLimited, "too many rooms created from your address; try again in a minute")
             }
             return server.create(by: player, name: name, isPublic: isPublic, settings: settings, outbox: outbox)
-        case .join(let code):
+        case .join(let code, let watch):
             if let busy = server.admission.refusal(for: message.type) { return busy }
             if let banned = server.banRefusal(player) { return banned }
-            return server.join(player, code: code, outbox: outbox)
+            return server.join(player, code: code, watching: watch, outbox: outbox)
         case .quickplay:
             if let busy = server.admission.refusal(for: message.type) { return busy }
             if let banned = server.banRefusal(player) { return banned }

@@ -75,13 +75,14 @@ package final class LiveRoom: Sendable {
     // MARK: - Membership
 
     /// Seats the player; nil on success, else the error to answer with.
-    func join(_ player: PlayerID, name: String, outbox: Outbox) -> ProtocolError? {
+    /// `watching`: a screen that watches (`join` with `watch`), seatless.
+    func join(_ player: PlayerID, name: String, watching: Bool = false, outbox: Outbox) -> ProtocolError? {
         let now = server.clock.now
         // The avatar the player said hello with; read before the room's lock is taken.
         let avatar = server.withLobby { $0.players[player]?.avatar }
         var refusal: ProtocolError?
         update { s in
-            switch s.room.join(player, name: name, avatar: avatar, now: now) {
+            switch s.room.join(player, name: name, avatar: avatar, watching: watching, now: now) {
             case .failure(let error):
                 refusal = error
                 return []
