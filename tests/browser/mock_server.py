@@ -111,7 +111,7 @@ class Room:
     def __init__(self, code, name, public, settings, host):
         self.code, self.name, self.public = code, name, public
         self.settings = {"rounds": 1, "drawTimeSec": 80, "maxPlayers": 8, "wordChoices": 3, "hints": 2,
-                         "language": "en", "customWords": [], "customOnly": False}
+                         "language": "en", "customWords": [], "customOnly": False, "streamer": False}
         self.settings.update({k: v for k, v in (settings or {}).items() if k in self.settings})
         self.players = []
         self.host = host.id
@@ -135,6 +135,10 @@ class Room:
 
     def remaining(self):
         return max(0, int((self.deadline - time.monotonic()) * 1000))
+
+    def listed(self):
+        # streamer mode (docs/PROTOCOL.md 12.2) keeps a room out of every list and quick play
+        return self.public and self.settings.get("streamer") is not True
 
     def summary(self):
         return {"code": self.code, "name": self.name, "public": self.public, "players": len(self.players),
@@ -387,7 +391,7 @@ class Server:
         t = msg.get("t")
         room = p.room
         if t == "rooms":
-            await self.send(p, {"t": "rooms", "rooms": [r.summary() for r in self.rooms.values() if r.public]})
+            await self.send(p, {"t": "rooms", "rooms": [r.summary() for r in self.rooms.values() if r.listed()]})
         elif t == "create":
             if room:
                 return await self.error(p, "already_in_room", t)
@@ -403,7 +407,7 @@ class Server:
                 return await self.error(p, "room_not_found", t)
             await self.join(p, r)
         elif t == "quickplay":
-            cands = [r for r in self.rooms.values() if r.public and r.phase == "lobby" and len(r.players) < r.settings["maxPlayers"]]
+            cands = [r for r in self.rooms.values() if r.listed() and r.phase == "lobby" and len(r.players) < r.settings["maxPlayers"]]
             if cands:
                 await self.join(p, max(cands, key=lambda r: len(r.players)))
             else:
@@ -559,7 +563,7 @@ class Server:
         if path.startswith("/d/"):
             return self.respond(200, tiny_png(320, 240, (250, 230, 200)), "image/png")
         if path == "/api/rooms":
-            rooms = [r.summary() for r in self.rooms.values() if r.public or mod]
+            rooms = [r.summary() for r in self.rooms.values() if r.listed() or mod]
             return self.respond(200, json.dumps(rooms).encode(), "application/json")
         if path.startswith("/api/"):
             if not mod:

@@ -26,6 +26,7 @@ import { initToolbar, retranslateToolbar, updateBrushCursor } from './toolbar.js
 import { onMessage } from './handlers.js';
 import { onStatus, renderStatus } from './status.js';
 import { initConfirmDialog } from './confirm-dialog.js';
+import { initStreamer, codeRef } from './streamer.js';
 
 const TICK_MS = 250;
 
@@ -92,7 +93,7 @@ function readInviteLink() {
 function boot() {
   setLocale(initialLocale(), { remember: false });
   ui.board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
-  ui.chat = new ChatLog($('#chat-log'), player, (line, reason) => send({ t: 'report', kind: 'chat', from: line.from, text: line.text, reason }));
+  ui.chat = new ChatLog($('#chat-log'), player, (line, reason) => send({ t: 'report', kind: 'chat', from: line.from, text: line.text, reason }), codeRef);
   window.drawserverClient = { state, board: ui.board, conn, sounds }; // for debugging and the e2e test
 
   conn.addEventListener('message', (ev) => onMessage(ev.detail));
@@ -111,6 +112,7 @@ function boot() {
   initNameScreen();
   initLobby();
   initRoomControls();
+  initStreamer();
   initChat();
   initToolbar();
   initGameEndGallery();

@@ -13,9 +13,15 @@ import { reportMenu } from './drawing-card.js';
 export const CHAT_LOG_MAX = 300;
 const AT_BOTTOM_PX = 40; // closer than this to the end counts as reading the newest line
 
-/** The text of a system line: literal parts as text, each parameter isolated. */
-function systemText(key, params) {
-  return tParts(key, params).map((p) => (p.param ? el('bdi', { text: p.text }) : p.text));
+/**
+ * The text of a system line: literal parts as text, each parameter isolated; a room code
+ * (`{code}`) is `codeNode(code)`, which streamer mode masks.
+ */
+function systemText(key, params, codeNode) {
+  return tParts(key, params).map((p) => {
+    if (p.param === 'code') return codeNode(p.text);
+    return p.param ? el('bdi', { text: p.text }) : p.text;
+  });
 }
 
 /** The interface string of a history line of the game's context. */
@@ -35,12 +41,14 @@ function contextLine(l, meId) {
 export class ChatLog {
   /**
    * `lookup(id)` returns the room's player entry ({name, avatar}) or null; `onReport(line,
-   * reason)`, when given, adds a report menu to other players' lines.
+   * reason)`, when given, adds a report menu to other players' lines; `codeNode(code)` is
+   * how a room code in a system line is shown (streamer.js's codeRef: dots when hidden).
    */
-  constructor(root, lookup, onReport = null) {
+  constructor(root, lookup, onReport = null, codeNode = (code) => el('bdi', { text: code })) {
     this.root = root;
     this.lookup = lookup;
     this.onReport = onReport;
+    this.codeNode = codeNode;
   }
 
   clear() {
@@ -74,7 +82,7 @@ export class ChatLog {
   system(key, params = {}, kind = 'system', { context = null, before = null } = {}) {
     const dataset = { key, params: JSON.stringify(params) };
     if (context) dataset.hkey = hkey(contextKey(context.kind, context));
-    this.add([el('span', { className: 'chat-text' }, ...systemText(key, params))], kind, dataset, before);
+    this.add([el('span', { className: 'chat-text' }, ...systemText(key, params, this.codeNode))], kind, dataset, before);
   }
 
   /** A player's line ({from, name, text}); data-from/data-text let chatHistory match it. */
@@ -124,7 +132,7 @@ export class ChatLog {
       } catch {
         /* keep the defaults */
       }
-      li.querySelector('.chat-text')?.replaceChildren(...systemText(li.dataset.key, params));
+      li.querySelector('.chat-text')?.replaceChildren(...systemText(li.dataset.key, params, this.codeNode));
     }
     if (stick) this.scrollToEnd();
   }

@@ -6,7 +6,8 @@ import { t } from './i18n.js';
 import { CHAT_MAX } from './util.js';
 import { buildSettingsFields, readSettingsChecked } from './settings-form.js';
 import { showSettingsAdjusted } from './notices.js';
-import { state, me, isHost, markSettingsDirty, closeGameEnd } from './store.js';
+import { state, me, isHost, streamerMode, markSettingsDirty, closeGameEnd } from './store.js';
+import { useShareSheet } from './streamer.js';
 import { send } from './context.js';
 import { renderRoom, rate } from './room-view.js';
 import { hideInvite } from './overlays.js';
@@ -52,15 +53,14 @@ function initLobbyControls() {
 }
 
 function initInviteControls() {
-  // phones (and browsers with a share sheet) share the link; the others copy it
-  const canShare = typeof navigator.share === 'function';
-  if (canShare) $('#copy-invite').dataset.i18n = 'room.share';
-  $('#copy-invite').textContent = t(canShare ? 'room.share' : 'room.copyInvite');
+  // phones (and browsers with a share sheet) share the link, the others copy it; in
+  // streamer mode only the host copies it, and it is never printed (renderStreamer())
   $('#copy-invite').addEventListener('click', async () => {
     if (!state.room?.code) return;
+    if (streamerMode() && !isHost()) return;
     const code = state.room.code;
     const link = `${location.origin}/?room=${encodeURIComponent(code)}`;
-    if (canShare) {
+    if (useShareSheet()) {
       try {
         await navigator.share({ title: document.title, text: t('room.shareText', { code }), url: link });
         return;
@@ -68,11 +68,15 @@ function initInviteControls() {
         if (err?.name === 'AbortError') return; // the player closed the sheet
       }
     }
-    toast((await copyText(link)) ? t('room.inviteCopied') : t('room.inviteLink', { link }), 'success');
+    if (await copyText(link)) toast(t('room.inviteCopied'), 'success');
+    else if (streamerMode()) toast(t('streamer.copyFailed'), 'error');
+    else toast(t('room.inviteLink', { link }), 'success');
   });
   $('#copy-id').addEventListener('click', async () => {
     if (!state.meId) return;
-    toast((await copyText(state.meId)) ? t('room.idCopied') : t('room.yourId', { id: state.meId }), 'success');
+    if (await copyText(state.meId)) toast(t('room.idCopied'), 'success');
+    else if (streamerMode()) toast(t('streamer.copyFailed'), 'error');
+    else toast(t('room.yourId', { id: state.meId }), 'success');
   });
   $('#invite-form').addEventListener('submit', (ev) => {
     ev.preventDefault();

@@ -17,6 +17,7 @@ import { renderPlayers } from './players-view.js';
 import { renderChoices, renderTurnEnd, renderGameEnd, renderGameGallery, showInvite } from './overlays.js';
 import { onNotice } from './notices.js';
 import { avatarNode } from './avatar.js';
+import { shownId } from './streamer.js';
 
 const RESUME_WAIT_MS = 2500; // a resumed session's room message, or the seat is gone
 const RELOAD_WAIT_MS = 600; // a reload's room message, before an invite link is followed
@@ -44,7 +45,7 @@ function waitForRoom(ms, onMissing) {
 
 export function showMe() {
   $('#me-name').textContent = state.name;
-  $('#me-id').textContent = state.meId;
+  $('#me-id').textContent = shownId(state.meId);
   $('#me-avatar').replaceChildren(avatarNode(state.avatar, state.name, { size: 28 }));
 }
 

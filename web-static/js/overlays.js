@@ -2,7 +2,7 @@
 // game's drawings, and the invite prompt.
 
 import { $, el, show } from './dom.js';
-import { t } from './i18n.js';
+import { t, tParts } from './i18n.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
 import { withPlaces, TURN_END_REASONS } from './util.js';
@@ -11,6 +11,7 @@ import { state, player, playerName, clearChoices, setInvite } from './store.js';
 import { send } from './context.js';
 import { renderStage } from './room-view.js';
 import { botBadge } from './players-view.js';
+import { codeRef } from './streamer.js';
 
 export function renderChoices() {
   const box = $('#choose-words');
@@ -108,7 +109,9 @@ export function renderInvite() {
   if (!state.invite) return;
   const name = typeof state.invite.from.name === 'string' && state.invite.from.name ? state.invite.from.name : t('invite.someone');
   $('#invite-avatar').replaceChildren(avatarNode(state.invite.from.avatar, name, { size: 40 }));
-  $('#invite-text').textContent = t('invite.text', { name, code: state.invite.code });
+  // the code as the room's other codes show (dots in streamer mode)
+  $('#invite-text').replaceChildren(...tParts('invite.text', { name, code: state.invite.code })
+    .map((p) => (p.param === 'code' ? codeRef(p.text) : p.param ? el('bdi', { text: p.text }) : p.text)));
 }
 
 export function hideInvite() {

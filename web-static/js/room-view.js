@@ -11,6 +11,7 @@ import { conn, countdown, nextGame, sounds, ui, send } from './context.js';
 import { showScreen, currentScreen } from './screens.js';
 import { phaseLabel } from './lobby.js';
 import { renderPlayers } from './players-view.js';
+import { renderStreamer, shownCode } from './streamer.js';
 
 const URGENT_S = 10; // the timer turns red and ticks for the last seconds of a turn
 
@@ -20,8 +21,8 @@ export function renderRoom() {
   if (currentScreen() !== 'room') showScreen('room');
   document.body.dataset.phase = state.phase || 'lobby';
   // a room name in another script than the page keeps its own direction, at the page's side
-  $('#room-title').replaceChildren(el('bdi', { text: room.name || room.code || t('room.room') }));
-  $('#room-code').textContent = room.code || '';
+  $('#room-title').replaceChildren(el('bdi', { text: room.name || shownCode(room.code) || t('room.room') }));
+  renderStreamer(); // the code, the invite button, the badge, ids
   $('#room-visibility').textContent = room.public === false ? t('room.private') : t('room.public');
   $('#room-round').textContent = inGame() && state.round
     ? t('room.roundOf', { round: state.round, rounds: state.rounds || room.rounds || room.settings?.rounds || '?' })

@@ -4,6 +4,7 @@ import { $, $$, show, toast } from './dom.js';
 import { leaveRoom } from './store.js';
 import { countdown, ui, requestRooms } from './context.js';
 import { closePlayerMenu } from './player-menu.js';
+import { renderStreamer } from './streamer.js';
 
 export function showScreen(which) {
   for (const id of ['name', 'lobby', 'room']) show($(`#screen-${id}`), id === which);
@@ -37,6 +38,7 @@ export function enterLobby(notice) {
   ui.board.reset();
   closeOverlays();
   closePlayerMenu();
+  renderStreamer(); // out of a streamer's room: the own id shows again
   showScreen('lobby');
   if (notice) toast(notice, 'info', 6000);
   requestRooms();

@@ -56,6 +56,19 @@ export function buildSettingsFields(container) {
       el('input', { type: 'checkbox', dataset: { key: 'customOnly' } }),
       el('span', { text: t('settings.customOnly'), dataset: { i18n: 'settings.customOnly' } }),
     ),
+    streamerField(prefix),
+  );
+}
+
+/** Streamer mode: the checkbox with a line that says what it does (docs/CLIENT.md). */
+function streamerField(prefix) {
+  const hintId = `${prefix}-streamer-hint`;
+  return el('div', { className: 'field field-streamer' },
+    el('label', { className: 'check' },
+      el('input', { type: 'checkbox', dataset: { key: 'streamer' }, attrs: { 'aria-describedby': hintId } }),
+      el('span', { text: t('settings.streamer'), dataset: { i18n: 'settings.streamer' } }),
+    ),
+    el('p', { id: hintId, className: 'muted small field-hint', text: t('settings.streamerHint'), dataset: { i18n: 'settings.streamerHint' } }),
   );
 }
 

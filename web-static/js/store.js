@@ -3,6 +3,7 @@
 // and a unit test can drive the store with server messages alone. Views read `state`.
 
 import { t } from './i18n.js';
+import { isStreamer } from './util.js';
 
 export const RATINGS = new Set(['like', 'dislike', 'none']);
 
@@ -43,6 +44,7 @@ export function initialState() {
     roomQuery: '', // the lobby's room search
     nextGameMs: null, // the countdown to the next game of the room (room.nextGameMs), when one runs
     turnEndDrawer: null, // who drew the turn that just ended (no "Report" on one's own drawing)
+    codeRevealed: false, // streamer mode: the host clicked to show the room code (this page only)
   };
 }
 
@@ -72,6 +74,14 @@ export function isDrawer() {
 }
 export function inGame() {
   return Boolean(state.phase) && state.phase !== 'lobby';
+}
+/** The room is in streamer mode: codes, the invite link and player ids stay off the screen. */
+export function streamerMode() {
+  return isStreamer(state.room?.settings);
+}
+/** Whether the room code is masked on this screen: streamer mode, unless the host revealed it. */
+export function codeHidden() {
+  return streamerMode() && !(isHost() && state.codeRevealed);
 }
 
 // ---------------------------------------------------------------- session
@@ -128,7 +138,7 @@ export function setInvite(msg) {
 export function leaveRoom() {
   Object.assign(state, {
     room: null, phase: null, drawer: null, word: null, solvedWord: null, mask: '', votekicks: {},
-    guessedPoints: {}, gameEndOpen: false, turnEndOpen: false, announcedTurn: null,
+    guessedPoints: {}, gameEndOpen: false, turnEndOpen: false, announcedTurn: null, codeRevealed: false,
   });
   resetRatings();
 }
@@ -165,6 +175,9 @@ export function applyRoom(msg) {
   } else {
     resetRatings();
   }
+  // a reveal lasts while this page's host keeps streamer mode on in this room: a new room,
+  // streamer mode turned off (then on again) or the host's seat passed on hides the code
+  if (firstEntry || !isStreamer(msg.settings) || msg.host !== state.meId) state.codeRevealed = false;
   if (firstEntry) {
     state.votekicks = {};
     state.announcedTurn = null;
@@ -196,6 +209,11 @@ export function setReady(id, ready) {
 
 export function setVotekick(target, votes, needed) {
   state.votekicks[target] = { votes: Number(votes) || 0, needed: Number(needed) || 0 };
+}
+
+/** The host's click on the masked room code: shown until the next click (never for others). */
+export function setCodeRevealed(revealed) {
+  state.codeRevealed = Boolean(revealed) && isHost() && streamerMode();
 }
 
 export function markSettingsDirty(dirty) {

@@ -141,7 +141,22 @@ export function buildSettings(raw) {
   s.customWords = words;
   s.customOnly = Boolean(raw.customOnly) && words.length > 0;
   s.language = raw.language || 'en';
+  s.streamer = raw.streamer === true;
   return s;
+}
+
+/** Streamer mode (docs/PROTOCOL.md 12.2): only a `true` turns it on (an older server sends none). */
+export function isStreamer(settings) {
+  return settings?.streamer === true;
+}
+
+/** What a masked room code or player id shows: the same six dots whatever it hides. */
+export const MASK = '\u2022'.repeat(CODE_LENGTH);
+
+/** `value` as the screen may show it: MASK when `hidden`, else the value itself. */
+export function maskedText(value, hidden) {
+  if (hidden) return MASK;
+  return value === undefined || value === null ? '' : String(value);
 }
 
 /**

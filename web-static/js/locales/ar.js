@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'زرافة، منطاد، بيتزا',
   'settings.customCount': '{n} كلمة خاصة (يراها المضيف فقط)',
   'settings.customOnly': 'استخدم الكلمات الخاصة فقط',
+  'settings.streamer': 'وضع البث',
+  'settings.streamerHint': 'يُخفي رمز الغرفة ورابط الدعوة ومعرّفات اللاعبين على كل الشاشات، ولا تظهر الغرفة في قائمة الغرف العامة.',
+  'streamer.hidden': 'مخفي (وضع البث)',
+  'streamer.show': 'إظهار الرمز',
+  'streamer.hide': 'إخفاء الرمز',
+  'streamer.copyFailed': 'تعذّر النسخ إلى الحافظة.',
 
   'room.room': 'غرفة',
   'room.public': 'عامة',

@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'Giraffe, Heißluftballon, Pizza',
   'settings.customCount': '{n} eigene Wörter (nur der Host sieht sie)',
   'settings.customOnly': 'Nur eigene Wörter verwenden',
+  'settings.streamer': 'Streamer-Modus',
+  'settings.streamerHint': 'Verbirgt Raumcode, Einladungslink und Spieler-IDs auf allen Bildschirmen und hält den Raum aus der öffentlichen Liste.',
+  'streamer.hidden': 'Verborgen (Streamer-Modus)',
+  'streamer.show': 'Code anzeigen',
+  'streamer.hide': 'Code verbergen',
+  'streamer.copyFailed': 'Kopieren in die Zwischenablage fehlgeschlagen.',
 
   'room.room': 'Raum',
   'room.public': 'Öffentlich',

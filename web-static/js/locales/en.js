@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'giraffe, hot air balloon, pizza',
   'settings.customCount': '{n} custom words (only the host sees them)',
   'settings.customOnly': 'Use only the custom words',
+  'settings.streamer': 'Streamer mode',
+  'settings.streamerHint': 'Hides the room code, the invite link and player IDs on every screen, and keeps the room out of the public list.',
+  'streamer.hidden': 'Hidden (streamer mode)',
+  'streamer.show': 'Show the code',
+  'streamer.hide': 'Hide the code',
+  'streamer.copyFailed': 'Could not copy to the clipboard.',
 
   'room.room': 'Room',
   'room.public': 'Public',

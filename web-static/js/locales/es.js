@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'jirafa, globo aerostático, pizza',
   'settings.customCount': '{n} palabras propias (solo el anfitrión las ve)',
   'settings.customOnly': 'Usar solo las palabras propias',
+  'settings.streamer': 'Modo streamer',
+  'settings.streamerHint': 'Oculta el código de la sala, el enlace de invitación y los ID de los jugadores en todas las pantallas, y saca la sala de la lista pública.',
+  'streamer.hidden': 'Oculto (modo streamer)',
+  'streamer.show': 'Mostrar el código',
+  'streamer.hide': 'Ocultar el código',
+  'streamer.copyFailed': 'No se pudo copiar al portapapeles.',
 
   'room.room': 'Sala',
   'room.public': 'Pública',

@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'girafe, montgolfière, pizza',
   'settings.customCount': '{n} mots personnalisés (seul l’hôte les voit)',
   'settings.customOnly': 'Utiliser uniquement les mots personnalisés',
+  'settings.streamer': 'Mode streamer',
+  'settings.streamerHint': 'Masque le code du salon, le lien d’invitation et les ID des joueurs sur tous les écrans, et retire le salon de la liste publique.',
+  'streamer.hidden': 'Masqué (mode streamer)',
+  'streamer.show': 'Afficher le code',
+  'streamer.hide': 'Masquer le code',
+  'streamer.copyFailed': 'Impossible de copier dans le presse-papiers.',
 
   'room.room': 'Salon',
   'room.public': 'Public',

@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'giraffa, mongolfiera, pizza',
   'settings.customCount': '{n} parole personalizzate (solo l’host le vede)',
   'settings.customOnly': 'Usa solo le parole personalizzate',
+  'settings.streamer': 'Modalità streamer',
+  'settings.streamerHint': 'Nasconde il codice della stanza, il link di invito e gli ID dei giocatori su ogni schermo, e toglie la stanza dall’elenco pubblico.',
+  'streamer.hidden': 'Nascosto (modalità streamer)',
+  'streamer.show': 'Mostra il codice',
+  'streamer.hide': 'Nascondi il codice',
+  'streamer.copyFailed': 'Impossibile copiare negli appunti.',
 
   'room.room': 'Stanza',
   'room.public': 'Pubblica',

@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'girafa, balão de ar quente, pizza',
   'settings.customCount': '{n} palavras próprias (só o anfitrião as vê)',
   'settings.customOnly': 'Usar só as palavras próprias',
+  'settings.streamer': 'Modo streamer',
+  'settings.streamerHint': 'Oculta o código da sala, o link de convite e os IDs dos jogadores em todas as telas, e tira a sala da lista pública.',
+  'streamer.hidden': 'Oculto (modo streamer)',
+  'streamer.show': 'Mostrar o código',
+  'streamer.hide': 'Ocultar o código',
+  'streamer.copyFailed': 'Não foi possível copiar para a área de transferência.',
 
   'room.room': 'Sala',
   'room.public': 'Pública',

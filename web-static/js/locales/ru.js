@@ -71,6 +71,12 @@ export default {
   'settings.customPlaceholder': 'жираф, воздушный шар, пицца',
   'settings.customCount': 'Своих слов: {n} (их видит только хост)',
   'settings.customOnly': 'Только свои слова',
+  'settings.streamer': 'Режим стримера',
+  'settings.streamerHint': 'Скрывает код комнаты, ссылку-приглашение и ID игроков на всех экранах и убирает комнату из списка открытых.',
+  'streamer.hidden': 'Скрыто (режим стримера)',
+  'streamer.show': 'Показать код',
+  'streamer.hide': 'Скрыть код',
+  'streamer.copyFailed': 'Не удалось скопировать в буфер обмена.',
 
   'room.room': 'Комната',
   'room.public': 'Открытая',
