@@ -452,8 +452,17 @@ def phone(base, pages):
     sentinel(a, b, base_items + 2, t, on_screen(0.475, 0.77))
     b.wait(lambda: b.ink_near(int(0.475 * w), int(0.77 * h), 3), "the knob at its logical place", timeout=8)
     log(f"while zoomed at {v['s']:.2f}x, shapes and taps land where the finger is; no ink from any gesture: ok")
+    # a finger fills on release (a tap): the door's inside, not the knob, not outside the door
+    a.click('#toolbar button[data-tool="fill"]')
+    pick_colour(a, 18)  # #d6a77a
+    t.stroke([on_screen(0.43, 0.72)])
+    fill_at = (int(0.43 * w), int(0.72 * h))
+    b.wait(lambda: b.pixel(*fill_at) == [214, 167, 122], "the finger's fill inside the door on the guesser", timeout=8)
+    if b.pixel(int(0.37 * w), int(0.72 * h)) != [255, 255, 255] or items(b) != base_items + 3:
+        raise Failure("the fill ran outside the door, or the tap made more than one fill")
+    log("a tap with the fill tool fills: ok")
     a.screenshot("tools-zoom-390")
-    n = base_items + 1
+    n = base_items + 2
 
     # the fit button returns to 1x
     a.click("#zoom-fit")
