@@ -405,14 +405,21 @@ def phone(base, pages):
     # a finger that draws first, then a second finger at once (within the hold): dropped unsent
     a.js(COUNT_FRAMES_JS)
     p0 = client_at(a, 0.3, 0.3)
+    t0 = time.monotonic()
     t.start(f0=p0)
     t.move(f0=(p0[0] + 15, p0[1] + 10))
     t.start(f1=(p0[0] + 80, p0[1] + 40))
+    gap = time.monotonic() - t0
     t.move(f0=(p0[0] + 20, p0[1] + 12), f1=(p0[0] + 85, p0[1] + 42))
     t.lift("f1")
     t.lift()
-    if a.js("return window.__frames") != 0 or a.js(RASTER_HASH_JS) != before_hash:
-        raise Failure("a stroke cut short by a second finger was sent or left ink (it was still held)")
+    if a.js(RASTER_HASH_JS) != before_hash:
+        raise Failure("a stroke cut short by a second finger left ink on the drawer's board")
+    sent = a.js("return window.__frames + window.drawserverClient.board.batcher.queue.length")
+    if gap < 0.12 and sent != 0:
+        raise Failure(f"a stroke cut short by a second finger {gap * 1000:.0f} ms after the first was sent (it was still held)")
+    if gap >= 0.12:  # a slow machine: the hold may have run out, which the next case covers
+        log(f"the second finger came {gap * 1000:.0f} ms after the first: not checking that nothing was sent")
     # a finger that drew for a while (its stroke was sent), then a second finger: taken back
     t.start(f0=p0)
     for i in range(1, 8):
