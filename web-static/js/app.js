@@ -92,7 +92,10 @@ function readInviteLink() {
 
 function boot() {
   setLocale(initialLocale(), { remember: false });
-  ui.board = new Board($('#board'), (bytes) => conn.sendBinary(bytes));
+  ui.board = new Board($('#board'), (bytes) => conn.sendBinary(bytes), {
+    preview: $('#board-preview'),
+    zoom: { frame: $('#board-wrap'), view: $('#board-view'), button: $('#zoom-fit'), label: $('#zoom-level') },
+  });
   ui.chat = new ChatLog($('#chat-log'), player, (line, reason) => send({ t: 'report', kind: 'chat', from: line.from, text: line.text, reason }), codeRef);
   window.drawserverClient = { state, board: ui.board, conn, sounds }; // for debugging and the e2e test
 

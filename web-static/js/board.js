@@ -1,17 +1,32 @@
 // The drawing board: a <canvas> showing a CanvasModel, plus the drawer's pointer
 // input (Pointer Events with coalesced events), which is applied locally at once
 // and queued in an OpBatcher that sends one binary frame per 16..33 ms batch.
+// Shape tools (line, rectangle, ellipse) are previewed while dragged and sent as one
+// ordinary stroke on release (shapes.js). On touch screens two fingers zoom and pan
+// the board (board-zoom.js) and never draw: see touchDown().
 
 import { OP, TOOL, OpBatcher, decodeOps, OpsError } from './ops.js';
 import { CanvasModel, DEFAULT_W, DEFAULT_H } from './renderer.js';
 import { toLogical } from './util.js';
+import { isShapeTool, shapePath, strokeOps } from './shapes.js';
+import { PreviewLayer } from './board-preview.js';
+import { BoardZoom } from './board-zoom.js';
+
+/** How long a one-finger stroke is held back before it is sent (see touchDown). */
+export const TOUCH_HOLD_MS = 150;
+/** A touch that moved less than this (CSS px) is a tap. */
+const TAP_SLOP = 12;
+/** Two taps within this time (ms) are a double tap. */
+const DOUBLE_TAP_MS = 350;
 
 export class Board {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {(bytes: Uint8Array) => boolean} sendBinary
+   * @param {{preview?: HTMLCanvasElement|null, zoom?: object|null}} [parts] the preview
+   *   canvas over the board and the zoom's elements ({frame, view, button, label})
    */
-  constructor(canvas, sendBinary) {
+  constructor(canvas, sendBinary, { preview = null, zoom = null } = {}) {
     this.canvas = canvas;
     this.ctx = canvas.getContext('2d');
     this.model = new CanvasModel(DEFAULT_W, DEFAULT_H);
@@ -20,13 +35,25 @@ export class Board {
     this.tool = 'pen';
     this.color = [0, 0, 0];
     this.width = 8;
-    this.activePointer = null;
-    this.last = null;
+    /** What the pointer that is down does: {id, mode: stroke|held|shape|fill|look, ...} or null. */
+    this.drag = null;
+    /** Fingers on the board: pointerId -> {x, y} (client px). */
+    this.touches = new Map();
+    this.pinching = false;
+    /** After a pinch, until every finger is up: the last finger does nothing. */
+    this.touchLocked = false;
+    this.lastTap = null;
+    this.shift = false;
     this.flushScheduled = false;
     this.imageData = null;
     this.onLocalOp = null;
+    /** Called when the zoom changes (the toolbar resizes the brush cursor). */
+    this.onViewChange = null;
+    this.preview = new PreviewLayer(preview);
+    this.zoom = zoom ? new BoardZoom(zoom, () => this.onViewChange?.()) : null;
     this.syncSize();
     this.bindPointer();
+    this.bindKeys();
   }
 
   syncSize() {
@@ -36,6 +63,7 @@ export class Board {
     this.canvas.style.aspectRatio = `${w} / ${h}`;
     this.imageData = new ImageData(this.model.raster.data, w, h);
     this.model.raster.dirty.add(0, 0, w - 1, h - 1);
+    this.preview.resize(w, h);
     this.scheduleFlush();
   }
 
@@ -43,7 +71,11 @@ export class Board {
   reset(w, h) {
     const nw = Number.isInteger(w) && w > 0 ? w : this.model.w;
     const nh = Number.isInteger(h) && h > 0 ? h : this.model.h;
-    this.endLocalStroke(false);
+    this.abortDrag({ send: false });
+    this.touches.clear();
+    this.pinching = false;
+    this.touchLocked = false;
+    this.zoom?.reset();
     this.batcher.reset();
     const resized = nw !== this.model.w || nh !== this.model.h;
     this.model.reset(nw, nh);
@@ -104,7 +136,7 @@ export class Board {
     if (this.enabled === on) return;
     this.enabled = on;
     if (!on) {
-      this.endLocalStroke(true);
+      this.abortDrag({ send: true });
       this.batcher.flush();
     }
     this.canvas.classList.toggle('can-draw', on);
@@ -120,86 +152,313 @@ export class Board {
 
   undo() {
     if (!this.enabled) return;
-    this.endLocalStroke(false);
+    this.abortDrag({ send: false });
     this.local({ type: OP.UNDO });
   }
 
   clear() {
     if (!this.enabled) return;
-    this.endLocalStroke(false);
+    this.abortDrag({ send: false });
     this.local({ type: OP.CLEAR });
   }
 
-  endLocalStroke(send) {
-    if (this.activePointer === null) return;
-    const id = this.activePointer;
-    this.activePointer = null;
-    this.last = null;
-    try {
-      if (this.canvas.hasPointerCapture?.(id)) this.canvas.releasePointerCapture(id);
-    } catch {
-      /* synthetic pointers have no capture */
-    }
-    if (send && this.model.strokeOpen) this.local({ type: OP.END });
+  /** The pointer id of the current drag (drawing, a shape, a held touch), or null. */
+  get activePointer() {
+    return this.drag ? this.drag.id : null;
   }
 
   point(ev) {
     return toLogical(ev.clientX, ev.clientY, this.canvas.getBoundingClientRect(), this.model.w, this.model.h);
   }
 
+  /** The colour a pen or eraser stroke paints with now. */
+  inkColor() {
+    return this.tool === 'eraser' ? [255, 255, 255] : this.color;
+  }
+
+  capture(id) {
+    try {
+      this.canvas.setPointerCapture(id);
+    } catch {
+      /* synthetic events cannot be captured */
+    }
+  }
+
+  release(id) {
+    try {
+      if (this.canvas.hasPointerCapture?.(id)) this.canvas.releasePointerCapture(id);
+    } catch {
+      /* synthetic pointers have no capture */
+    }
+  }
+
   bindPointer() {
     const c = this.canvas;
-    c.addEventListener('pointerdown', (ev) => {
-      if (!this.enabled || this.activePointer !== null) return;
-      if (ev.pointerType === 'mouse' && ev.button !== 0) return;
-      ev.preventDefault();
-      const [x, y] = this.point(ev);
-      if (this.tool === 'fill') {
-        if (x >= 0 && y >= 0 && x < this.model.w && y < this.model.h) {
-          const [r, g, b] = this.color;
-          this.local({ type: OP.FILL, r, g, b, x, y });
-        }
-        return;
-      }
-      try {
-        c.setPointerCapture(ev.pointerId);
-      } catch {
-        /* synthetic events cannot be captured */
-      }
-      this.activePointer = ev.pointerId;
-      this.last = [x, y];
-      const eraser = this.tool === 'eraser';
-      const [r, g, b] = eraser ? [255, 255, 255] : this.color;
-      this.local({ type: OP.BEGIN, tool: eraser ? TOOL.ERASER : TOOL.PEN, r, g, b, width: this.width, x, y });
+    c.addEventListener('pointerdown', (ev) => this.onDown(ev));
+    c.addEventListener('pointermove', (ev) => this.onMove(ev));
+    c.addEventListener('pointerup', (ev) => this.onUp(ev, true));
+    c.addEventListener('pointercancel', (ev) => this.onUp(ev, false));
+    c.addEventListener('lostpointercapture', (ev) => {
+      if (this.drag && this.drag.id === ev.pointerId && !this.touches.has(ev.pointerId)) this.finishDrag(ev);
     });
-    c.addEventListener('pointermove', (ev) => {
-      if (ev.pointerId !== this.activePointer || !this.last) return;
-      ev.preventDefault();
-      let events = typeof ev.getCoalescedEvents === 'function' ? ev.getCoalescedEvents() : [];
-      if (!events || events.length === 0) events = [ev];
-      const deltas = [];
-      let [lx, ly] = this.last;
-      for (const e of events) {
-        const [x, y] = this.point(e);
-        if (x === lx && y === ly) continue;
-        deltas.push(x - lx, y - ly);
-        lx = x;
-        ly = y;
-      }
-      if (deltas.length === 0) return;
-      this.last = [lx, ly];
-      this.local({ type: OP.POINTS, deltas });
-    });
-    const finish = (ev) => {
-      if (ev.pointerId !== this.activePointer) return;
-      this.endLocalStroke(true);
-    };
-    c.addEventListener('pointerup', finish);
-    c.addEventListener('pointercancel', finish);
-    c.addEventListener('lostpointercapture', finish);
     c.addEventListener('contextmenu', (ev) => {
       if (this.enabled) ev.preventDefault();
     });
+  }
+
+  /** Shift turns a shape's preview live; Escape drops a shape or a held touch stroke. */
+  bindKeys() {
+    const onKey = (ev) => {
+      const d = this.drag;
+      if (!d) return;
+      if (ev.key === 'Shift' && d.mode === 'shape') {
+        this.shift = ev.type === 'keydown';
+        this.showShape();
+      } else if (ev.key === 'Escape' && ev.type === 'keydown' && (d.mode === 'shape' || d.mode === 'held')) {
+        this.abortDrag({ send: false });
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('keyup', onKey);
+  }
+
+  onDown(ev) {
+    if (ev.pointerType === 'touch' && this.touchDown(ev)) return;
+    if (!this.enabled || this.drag) return;
+    if (ev.pointerType === 'mouse' && ev.button !== 0) return;
+    ev.preventDefault();
+    const at = this.point(ev);
+    const id = ev.pointerId;
+    const touch = ev.pointerType === 'touch';
+    if (this.tool === 'fill') {
+      // a finger fills on release, so a finger that turns into a pinch fills nothing
+      if (touch) this.drag = { id, mode: 'fill', touch, at, start: [ev.clientX, ev.clientY] };
+      else this.fill(at);
+      return;
+    }
+    this.capture(id);
+    if (isShapeTool(this.tool)) {
+      this.drag = { id, mode: 'shape', touch, tool: this.tool, from: at, to: at };
+      this.shift = ev.shiftKey;
+    } else if (touch) {
+      // held back for TOUCH_HOLD_MS (see touchDown): drawn on the preview only
+      this.drag = { id, mode: 'held', touch, points: [at], timer: setTimeout(() => this.commitHeld(), TOUCH_HOLD_MS) };
+      this.preview.show([at], this.width, this.inkColor());
+    } else {
+      this.beginStroke(id, at, false);
+    }
+  }
+
+  beginStroke(id, [x, y], touch) {
+    const eraser = this.tool === 'eraser';
+    const [r, g, b] = this.inkColor();
+    this.drag = { id, mode: 'stroke', touch, last: [x, y] };
+    this.local({ type: OP.BEGIN, tool: eraser ? TOOL.ERASER : TOOL.PEN, r, g, b, width: this.width, x, y });
+  }
+
+  fill([x, y]) {
+    if (x < 0 || y < 0 || x >= this.model.w || y >= this.model.h) return;
+    const [r, g, b] = this.color;
+    this.local({ type: OP.FILL, r, g, b, x, y });
+  }
+
+  onMove(ev) {
+    if (ev.pointerType === 'touch' && this.touchMove(ev)) return;
+    const d = this.drag;
+    if (!d || d.id !== ev.pointerId) return;
+    ev.preventDefault();
+    if (d.mode === 'shape') {
+      d.to = this.point(ev);
+      this.shift = ev.shiftKey;
+      this.showShape();
+    } else if (d.mode === 'stroke' || d.mode === 'held') {
+      this.extendStroke(d, ev);
+    } else if (d.mode === 'look') {
+      this.zoom?.pan(ev.clientX - d.last[0], ev.clientY - d.last[1]);
+      d.last = [ev.clientX, ev.clientY];
+    }
+  }
+
+  /** New points of a stroke: sent when it is live, added to the preview while held. */
+  extendStroke(d, ev) {
+    let events = typeof ev.getCoalescedEvents === 'function' ? ev.getCoalescedEvents() : [];
+    if (!events || events.length === 0) events = [ev];
+    const held = d.mode === 'held';
+    const deltas = [];
+    let [lx, ly] = held ? d.points[d.points.length - 1] : d.last;
+    for (const e of events) {
+      const [x, y] = this.point(e);
+      if (x === lx && y === ly) continue;
+      if (held) {
+        d.points.push([x, y]);
+        this.preview.extend(lx, ly, x, y, this.width, this.inkColor());
+      } else {
+        deltas.push(x - lx, y - ly);
+      }
+      lx = x;
+      ly = y;
+    }
+    if (held || deltas.length === 0) return;
+    d.last = [lx, ly];
+    this.local({ type: OP.POINTS, deltas });
+  }
+
+  showShape() {
+    const d = this.drag;
+    if (!d || d.mode !== 'shape') return;
+    this.preview.show(shapePath(d.tool, d.from, d.to, this.shift), this.width, this.color);
+  }
+
+  /** A held touch stroke is a drawing after all: send what it drew so far, then live. */
+  commitHeld() {
+    const d = this.drag;
+    if (!d || d.mode !== 'held') return;
+    clearTimeout(d.timer);
+    this.preview.clear();
+    const [first, ...rest] = d.points;
+    this.beginStroke(d.id, first, true);
+    if (rest.length === 0) return;
+    const deltas = [];
+    let [lx, ly] = first;
+    for (const [x, y] of rest) {
+      deltas.push(x - lx, y - ly);
+      lx = x;
+      ly = y;
+    }
+    this.drag.last = [lx, ly];
+    this.local({ type: OP.POINTS, deltas });
+  }
+
+  onUp(ev, ok) {
+    if (ev.pointerType === 'touch' && this.touchUp(ev)) return;
+    const d = this.drag;
+    if (!d || d.id !== ev.pointerId) return;
+    if (ok) this.finishDrag(ev);
+    else this.abortDrag({ send: true });
+  }
+
+  /** The pointer was released: the drag's result is drawn and sent. */
+  finishDrag(ev) {
+    const d = this.drag;
+    if (d.mode === 'held') this.commitHeld();
+    if (d.mode === 'shape') {
+      if (ev.type === 'pointerup') {
+        d.to = this.point(ev);
+        this.shift = ev.shiftKey;
+      }
+      const points = shapePath(d.tool, d.from, d.to, this.shift);
+      this.drag = null;
+      this.preview.clear();
+      for (const op of strokeOps(points, { color: this.color, width: this.width })) this.local(op);
+    } else if (d.mode === 'fill') {
+      if (Math.hypot(ev.clientX - d.start[0], ev.clientY - d.start[1]) < TAP_SLOP) this.fill(d.at);
+    } else if (d.mode === 'look') {
+      this.lookTap(d, ev);
+    }
+    this.drag = null;
+    this.release(d.id);
+    if (this.model.strokeOpen && (d.mode === 'stroke' || d.mode === 'held')) this.local({ type: OP.END });
+  }
+
+  /**
+   * Drop the current drag. A shape, a held touch stroke and a finger's fill were never
+   * sent, so nothing reaches the others. A live stroke is ended (END, when `send`) and,
+   * with `undo`, taken back as one undo step.
+   */
+  abortDrag({ send = false, undo = false } = {}) {
+    const d = this.drag;
+    if (!d) return;
+    this.drag = null;
+    clearTimeout(d.timer);
+    this.preview.clear();
+    this.release(d.id);
+    if (d.mode !== 'stroke' || !this.model.strokeOpen) return;
+    if (send) this.local({ type: OP.END });
+    if (send && undo) this.local({ type: OP.UNDO });
+  }
+
+  // ---- touch: two fingers zoom and pan, and never leave a mark ----
+  //
+  // A one-finger stroke is held back for TOUCH_HOLD_MS: drawn on the local preview
+  // only, nothing sent. Fingers of a pinch land within a few tens of milliseconds of
+  // each other, so a second finger almost always arrives while the first one's stroke
+  // is still held: it is dropped and nobody ever saw it. A stroke that outlived the
+  // hold has been sent (the others see it at most that much later than without the
+  // hold); if a second finger lands after all, it is ended and undone as one step, so
+  // it does not stay on anybody's canvas. A finger on the fill tool fills on release.
+  // After a pinch the remaining finger does nothing until every finger is up.
+
+  /** A finger landed. True when the gesture logic took it (it must not draw). */
+  touchDown(ev) {
+    if (ev.isPrimary) {
+      // the first finger of a new touch: forget any finger whose release was missed
+      if (this.drag?.touch) this.abortDrag({ send: true });
+      this.touches.clear();
+      this.pinching = false;
+      this.touchLocked = false;
+    }
+    this.touches.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    if (this.drag && !this.drag.touch) return true; // a pen or mouse draws: fingers are a resting hand
+    ev.preventDefault();
+    if (this.touches.size >= 2) {
+      if (!this.pinching) this.startPinch();
+      return true;
+    }
+    if (this.touchLocked) return true;
+    if (this.enabled) return false;
+    // a guesser's finger: pans a zoomed board; a double tap fits it again
+    this.drag = { id: ev.pointerId, mode: 'look', touch: true, last: [ev.clientX, ev.clientY], start: [ev.clientX, ev.clientY], t: ev.timeStamp };
+    return true;
+  }
+
+  startPinch() {
+    this.abortDrag({ send: true, undo: true });
+    this.pinching = true;
+    const [a, b] = this.touches.values();
+    this.zoom?.startPinch(a, b);
+  }
+
+  touchMove(ev) {
+    const t = this.touches.get(ev.pointerId);
+    if (!t) return false;
+    t.x = ev.clientX;
+    t.y = ev.clientY;
+    if (!this.pinching) return false;
+    ev.preventDefault();
+    const [a, b] = this.touches.values();
+    this.zoom?.movePinch(a, b);
+    return true;
+  }
+
+  /** A finger left. True when the gesture logic took it. */
+  touchUp(ev) {
+    if (!this.touches.delete(ev.pointerId)) return false;
+    if (this.pinching) {
+      if (this.touches.size < 2) {
+        this.pinching = false;
+        this.zoom?.endPinch();
+        this.touchLocked = this.touches.size > 0;
+      }
+      return true;
+    }
+    if (this.touches.size === 0) this.touchLocked = false;
+    return false;
+  }
+
+  /** A guesser's quick tap; the second of two close ones fits the board. */
+  lookTap(d, ev) {
+    const moved = Math.hypot(ev.clientX - d.start[0], ev.clientY - d.start[1]);
+    if (moved >= TAP_SLOP || ev.timeStamp - d.t > DOUBLE_TAP_MS) {
+      this.lastTap = null;
+      return;
+    }
+    const last = this.lastTap;
+    if (last && ev.timeStamp - last.t < DOUBLE_TAP_MS && Math.hypot(ev.clientX - last.x, ev.clientY - last.y) < 3 * TAP_SLOP) {
+      this.lastTap = null;
+      this.zoom?.reset();
+    } else {
+      this.lastTap = { t: ev.timeStamp, x: ev.clientX, y: ev.clientY };
+    }
   }
 
   /** Logical-coordinate pixel read (used by tests and tooling). */

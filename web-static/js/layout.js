@@ -5,7 +5,7 @@ import { $ } from './dom.js';
 export const PHONE_MAX_WIDTH = 760; // the CSS breakpoint of the phone layout
 const PAGE_BOTTOM = 12; // the page's bottom padding
 const STAGE_GAP = 8; // between the board and the toolbar
-const TOOLBAR_H = 48; // one toolbar row, kept free while the toolbar is hidden
+const TOOLBAR_H = 53; // one toolbar row (when the CSS gives no min-height)
 const MIN_BOARD_W = 320;
 
 /**
@@ -27,8 +27,9 @@ export function fitRoom(ratio) {
   grid.style.setProperty('--panel-h', `${Math.max(320, window.innerHeight - gridTop - PAGE_BOTTOM)}px`);
   if (wrap.hidden) return;
   const toolbar = $('#toolbar');
-  // the toolbar's room is kept while it is hidden, so the board does not jump at a turn start
-  const toolbarH = toolbar.hidden ? TOOLBAR_H : toolbar.offsetHeight;
+  // the toolbar's room (its CSS min-height, one row) is kept while it is hidden, so the
+  // board does not jump at a turn start
+  const toolbarH = toolbar.hidden ? parseFloat(getComputedStyle(toolbar).minHeight) || TOOLBAR_H : toolbar.offsetHeight;
   const top = wrap.getBoundingClientRect().top + window.scrollY;
   const avail = window.innerHeight - top - toolbarH - STAGE_GAP - PAGE_BOTTOM;
   wrap.style.maxWidth = `${Math.max(MIN_BOARD_W, Math.floor(avail * ratio))}px`;

@@ -11,7 +11,7 @@ const PALETTE = [
   '#f9a8d4', '#92400e', '#d6a77a', '#fde68a',
 ];
 const WIDTHS = [2, 4, 8, 16, 32, 48];
-const TOOL_KEYS = { b: 'pen', p: 'pen', e: 'eraser', f: 'fill' };
+const TOOL_KEYS = { b: 'pen', p: 'pen', e: 'eraser', f: 'fill', l: 'line', r: 'rect', o: 'ellipse' };
 
 function hexToRgb(hex) {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex);
@@ -67,7 +67,7 @@ const CURSOR_MIN = 4;
 
 /**
  * The pen's and eraser's cursor: a ring as wide as the brush at the board's current
- * scale (a crosshair for the fill tool, set by the CSS).
+ * scale, zoom included (the fill and shape tools' cursors are set by the CSS).
  */
 export function updateBrushCursor() {
   const board = ui.board;
@@ -106,6 +106,7 @@ export function initToolbar() {
     if (await ask('tools.skipConfirm')) send({ t: 'skip' });
   });
   document.addEventListener('keydown', onKey);
+  ui.board.onViewChange = updateBrushCursor;
   setTool('pen');
 }
 
