@@ -523,6 +523,45 @@ def quit_all(pages):
             pass
 
 
+def run_suite(suite, scenarios, extra=None):
+    """Runs a suite's scenarios in turn against one server, each with fresh browsers, and
+    reports a failure the same way for every suite. Returns the exit status."""
+    install_signal_handlers()
+    server = ServerProcess(extra=extra or [])
+    pages = []
+    try:
+        server.start()
+        for scenario in scenarios:
+            quit_all(pages)
+            pages.clear()
+            scenario(server.base, pages)
+        log("PASS")
+        return 0
+    except Failure as e:
+        return report_failure(suite, e, pages, server)
+    finally:
+        quit_all(pages)
+        server.stop()
+
+
+def seat_and_start_turn(a, b, base, host, guest):
+    """`a` creates a room as `host`, `b` joins it by link as `guest`, and `a` starts the game
+    and chooses a word: `a` draws. Returns the room code."""
+    a.d.get(base + "/")
+    enter_name(a, host)
+    a.click("#create-form button[type=submit]")
+    a.wait(lambda: a.visible("#screen-room"), "room")
+    code = a.text("#room-code")
+    b.d.get(f"{base}/?room={code}")
+    enter_name(b, guest)
+    b.wait(lambda: b.visible("#screen-room"), f"{guest} in the room")
+    a.click("#start-game")
+    a.wait(lambda: a.visible("#overlay-choose"), "word choice")
+    a.click(".word-choice")
+    a.wait(lambda: a.visible("#toolbar"), "toolbar")
+    return code
+
+
 def scenery(base, bots):
     """Public rooms of protocol bots, so the lobby has a live room list to show."""
     rooms = []

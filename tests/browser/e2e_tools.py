@@ -160,18 +160,7 @@ def start_turn(base, pages, label_a, label_b, size, mobile=False):
     pages.append(b)
     for p in (a, b):
         set_viewport(p, *size, mobile=mobile)
-    a.d.get(base + "/")
-    enter_name(a, "Ada")
-    a.click("#create-form button[type=submit]")
-    a.wait(lambda: a.visible("#screen-room"), "room")
-    code = a.text("#room-code")
-    b.d.get(f"{base}/?room={code}")
-    enter_name(b, "Bea")
-    b.wait(lambda: b.visible("#screen-room"), "the guesser in the room")
-    a.click("#start-game")
-    a.wait(lambda: a.visible("#overlay-choose"), "word choice")
-    a.click(".word-choice")
-    a.wait(lambda: a.visible("#toolbar"), "toolbar")
+    e2e.seat_and_start_turn(a, b, base, "Ada", "Bea")
     b.wait(lambda: b.js("return window.drawserverClient.state.phase") == "drawing", "the guesser sees the turn")
     for p in (a, b):
         p.js("window.dispatchEvent(new Event('resize'))")
@@ -490,22 +479,7 @@ def phone(base, pages):
 
 
 def main():
-    e2e.install_signal_handlers()
-    server = e2e.ServerProcess()
-    pages = []
-    try:
-        server.start()
-        desktop(server.base, pages)
-        e2e.quit_all(pages)
-        pages.clear()
-        phone(server.base, pages)
-        log("PASS")
-        return 0
-    except Failure as e:
-        return e2e.report_failure("e2e_tools", e, pages, server)
-    finally:
-        e2e.quit_all(pages)
-        server.stop()
+    return e2e.run_suite("e2e_tools", [desktop, phone])
 
 
 if __name__ == "__main__":
