@@ -118,7 +118,7 @@ struct ReplayReconnectTests {
         let events = ReplayOutage.events(outages.reversed(), runStart: 500 * ms)
         #expect(events.count == 2)
         #expect(events[0] == ReplaySummary.Outage(
-            atSeconds: 0.5, clients: 2, recovered: 2, refused: 0, reconnectMsP50: 400, reconnectMsMax: 890,
+            atSeconds: 0.5, clients: 2, recovered: 2, refused: 0, reconnectMsP50: 400, reconnectMsMax: 890, reconnectMsP99: 890,
             opsLost: 3, attempts: 8, closeCodes: ["1012": 2]))
         #expect(events[1].clients == 2 && events[1].recovered == 0 && events[1].refused == 1)
         #expect(events[1].closeCodes == ["none": 2])

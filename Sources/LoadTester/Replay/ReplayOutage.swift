@@ -32,6 +32,7 @@ struct ReplayOutage: Sendable, Equatable {
                 refused: group.count { $0.refused },
                 reconnectMsP50: times.isEmpty ? 0 : times[(times.count - 1) / 2],
                 reconnectMsMax: times.last ?? 0,
+                reconnectMsP99: times.isEmpty ? 0 : times[min(times.count - 1, Int((Double(times.count) * 0.99).rounded(.up)) - 1)],
                 opsLost: group.reduce(0) { $0 + $1.opsLost },
                 attempts: group.reduce(0) { $0 + $1.attempts },
                 closeCodes: Dictionary(group.map { ($0.closeCode.map(String.init) ?? "none", 1) }, uniquingKeysWith: +)

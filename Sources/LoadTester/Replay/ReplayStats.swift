@@ -202,6 +202,8 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         /// From a client's close to its resumed `welcome`, over the recovered clients.
         var reconnectMsP50: Double
         var reconnectMsMax: Double
+        /// The 99th percentile (nearest rank) of the same.
+        var reconnectMsP99: Double = 0
         /// Operations the affected clients never received in the turns the outage cut.
         var opsLost: Int
         var attempts: Int

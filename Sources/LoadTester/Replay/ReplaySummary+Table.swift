@@ -37,8 +37,8 @@ extension ReplaySummary {
         }
         for (index, outage) in (outages ?? []).enumerated() {
             row(index == 0 ? "outages" : "", String(
-                format: "at %.1f s: %d of %d clients back (%d refused), reconnect p50 %.0f ms, max %.0f ms, %d ops lost, %d attempts, closes %@",
-                outage.atSeconds, outage.recovered, outage.clients, outage.refused, outage.reconnectMsP50, outage.reconnectMsMax,
+                format: "at %.1f s: %d of %d clients back (%d refused), reconnect p50 %.0f ms, p99 %.0f ms, max %.0f ms, %d ops lost, %d attempts, closes %@",
+                outage.atSeconds, outage.recovered, outage.clients, outage.refused, outage.reconnectMsP50, outage.reconnectMsP99, outage.reconnectMsMax,
                 outage.opsLost, outage.attempts, Self.counts(outage.closeCodes)))
         }
         if outages?.isEmpty == true { row("outages", "none") }

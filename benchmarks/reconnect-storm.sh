@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Reconnect storm (issue 35; docs/SCALING.md, "Figures"): three nodes behind HAProxy
+# (scripts/cluster), `drawserver replay --reconnect` through the balancer with --rooms x
+# --players drawing, and after --warm seconds the balancer is killed and started again
+# (`scripts/cluster restart-balancer`): every connection of the cluster drops at once and
+# every player comes back through the balancer with its token. Prints, from the replay's
+# JSON: players back (resumed) and refused (seat lost), reconnect p50/p99/max from the drop
+# to the resumed `welcome`, connection attempts per player (admission control must not turn
+# the storm into a loop of refusals), operations lost, and the resumed handshakes per second
+# the cluster took (players / the slowest player's reconnect time) with the nodes' CPU over
+# the storm's seconds.
+#
+# Usage: benchmarks/reconnect-storm.sh [--nodes N (3)] [--rooms N (100)] [--players N (10)]
+#                                      [--warm S (8)] [--after S (8)] [--out DIR]
+# Environment: DRAWSERVER_BIN (default .build/release/drawserver when it exists, else
+# .build/debug/drawserver), PYTHON (python3). Needs scripts/setup.d/30-postgres.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+nodes=3 rooms=100 players=10 warm=8 after=8 out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --nodes) nodes=$2; shift 2 ;;
+        --rooms) rooms=$2; shift 2 ;;
+        --players) players=$2; shift 2 ;;
+        --warm) warm=$2; shift 2 ;;
+        --after) after=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) sed -n '2,17p' "$0"; exit 2 ;;
+    esac
+done
+if [ -z "${DRAWSERVER_BIN:-}" ]; then
+    DRAWSERVER_BIN=$root/.build/release/drawserver
+    [ -x "$DRAWSERVER_BIN" ] || DRAWSERVER_BIN=$root/.build/debug/drawserver
+fi
+export DRAWSERVER_BIN
+python=${PYTHON:-python3}
+out=${out:-$(mktemp -d /tmp/reconnect-storm.XXXXXX)}
+mkdir -p "$out"
+export DRAWSERVER_CLUSTER_DIR=$out/cluster
+trap '"$root/scripts/cluster" down >/dev/null 2>&1 || true' EXIT
+
+status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --log-level warning)
+url=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
+pids=$($python -c 'import json, sys; print(" ".join(str(n["pid"]) for n in json.loads(sys.argv[1])["nodes"]))' "$status")
+echo "reconnect-storm: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
+
+cpu_ticks() { # the nodes' utime+stime, in clock ticks
+    local total=0 pid
+    for pid in $pids; do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
+
+"$DRAWSERVER_BIN" replay --url "${url/http:/ws:}/ws" --rooms "$rooms" --players "$players" --reconnect \
+    --connect-first --duration $((warm + after + 2)) --warmup 0 --drain 2 --min-ratio 0 --quiet \
+    --json "$out/replay.json" >"$out/replay.txt" 2>&1 &
+replay=$!
+# The connect phase first (every seat joined: the nodes' connection gauges add up), then
+# --warm seconds of drawing.
+node_urls=$($python -c 'import json, sys; print(" ".join(n["url"] for n in json.loads(sys.argv[1])["nodes"]))' "$status")
+connected() {
+    local total=0 u n
+    for u in $node_urls; do
+        n=$(curl -fsS "$u/metrics" 2>/dev/null | awk '$1 == "drawserver_connections" {print int($2)}')
+        total=$((total + ${n:-0}))
+    done
+    echo "$total"
+}
+deadline=$((SECONDS + 120))
+while [ "$(connected)" -lt $((rooms * players)) ]; do
+    kill -0 $replay 2>/dev/null && [ $SECONDS -lt $deadline ] || { echo "reconnect-storm: the players did not all connect" >&2; cat "$out/replay.txt" >&2; exit 1; }
+    sleep 0.5
+done
+sleep "$warm"
+before=$(cpu_ticks)
+started=$(date +%s.%N)
+"$root/scripts/cluster" restart-balancer >/dev/null
+sleep "$after"
+ticks=$(( $(cpu_ticks) - before ))
+elapsed=$($python -c "import time; print(time.time() - $started)")
+wait $replay || true
+
+$python - "$out/replay.json" "$ticks" "$(getconf CLK_TCK)" "$elapsed" "$nodes" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+ticks, hz, elapsed, nodes = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+outages = summary.get("outages") or []
+if not outages:
+    sys.exit("reconnect-storm: the replay saw no outage")
+o = max(outages, key=lambda e: e["clients"])
+rate = o["recovered"] / (o["reconnectMsMax"] / 1000) if o["reconnectMsMax"] > 0 else 0
+cpu = ticks / hz
+print(f"players dropped      {o['clients']}")
+print(f"back (resumed)       {o['recovered']}, refused (seat lost) {o['refused']}")
+print(f"reconnect            p50 {o['reconnectMsP50']:.0f} ms, p99 {o['reconnectMsP99']:.0f} ms, max {o['reconnectMsMax']:.0f} ms")
+print(f"attempts per player  {o['attempts'] / max(1, o['clients']):.2f} ({o['attempts']} in all)")
+print(f"operations lost      {o['opsLost']}")
+print(f"resumed handshakes   {rate:.0f} per second over the storm ({rate / nodes:.0f} per node)")
+print(f"nodes' CPU           {cpu:.1f} s over the {elapsed:.1f} s after the drop, drawing included ({cpu / elapsed:.2f} cores)")
+print(f"server errors        {summary.get('serverErrors') or summary.get('counters', {}).get('serverErrors', 'none')}")
+PY
+echo "reconnect-storm: files in $out" >&2
