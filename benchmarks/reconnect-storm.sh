@@ -39,7 +39,8 @@ mkdir -p "$out"
 export DRAWSERVER_CLUSTER_DIR=$out/cluster
 trap '"$root/scripts/cluster" down >/dev/null 2>&1 || true' EXIT
 
-status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --log-level warning)
+# One address (the load generator) makes every room: lift the per-address limits.
+status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --ip-room-rate 1000000/1s --log-level warning)
 url=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
 pids=$($python -c 'import json, sys; print(" ".join(str(n["pid"]) for n in json.loads(sys.argv[1])["nodes"]))' "$status")
 echo "reconnect-storm: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
