@@ -75,7 +75,9 @@ private func encode(_ message: ClientMessage) -> String {
         if let name { fields["name"] = name }
         fields["public"] = isPublic
         fields["settings"] = encode(settings)
-    case let .join(code): fields["code"] = code
+    case let .join(code, watch):
+        fields["code"] = code
+        if watch { fields["watch"] = true }
     case let .invite(id), let .kick(id), let .votekick(id): fields["playerId"] = id.rawValue
     case let .settings(settings): fields["settings"] = encode(settings)
     case let .ready(flag): fields["ready"] = flag
@@ -113,6 +115,7 @@ private func encode(_ patch: SettingsPatch) -> [String: Any] {
     if let value = patch.language { fields["language"] = value }
     if let value = patch.customWords { fields["customWords"] = value }
     if let value = patch.customOnly { fields["customOnly"] = value }
+    if let value = patch.streamer { fields["streamer"] = value }
     return fields
 }
 
@@ -165,6 +168,7 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
         }
         same(patch.language, "language", in: object)
         check(patch.customOnly == bool(value(object, "customOnly")), "settings.customOnly: decoded \(String(describing: patch.customOnly)), raw \(String(describing: object["customOnly"]))")
+        check(patch.streamer == bool(value(object, "streamer")), "settings.streamer: decoded \(String(describing: patch.streamer)), raw \(String(describing: object["streamer"]))")
         var words: [String]?
         if case .array(let items)? = value(object, "customWords") { words = items.compactMap { string($0) } }
         check(patch.customWords == words, "settings.customWords: decoded \(String(describing: patch.customWords)), raw \(String(describing: object["customWords"]))")
@@ -186,7 +190,9 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
         same(name, "name")
         same(isPublic, "public", default: false)
         compare(settings, settingsObject())
-    case let .join(code): same(code, "code")
+    case let .join(code, watch):
+        same(code, "code")
+        same(watch, "watch", default: false)
     case let .invite(id), let .kick(id), let .votekick(id): same(id.rawValue, "playerId")
     case let .settings(settings): compare(settings, settingsObject())
     case let .ready(flag): same(flag, "ready", default: true)
