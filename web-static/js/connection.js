@@ -48,6 +48,7 @@ export class Connection extends EventTarget {
     this.stopped = true;
     this.welcomed = false;
     this.pendingJoin = null; // room code to join after following a redirect
+    this.watching = false; // joins as a screen that watches (`join` with `watch`, the /tv page)
     this.redirects = 0; // redirects followed since the last room reached
     this.streak = null; // close policy of the current run of reconnect attempts
     this.state = 'stopped';
@@ -147,7 +148,8 @@ export class Connection extends EventTarget {
           if (typeof msg.token === 'string' && msg.token) saveToken(msg.token);
           this.setStatus('open');
           if (this.pendingJoin) {
-            ws.send(JSON.stringify({ t: 'join', code: this.pendingJoin }));
+            // A screen that watches (the /tv page) joins the room it was sent to as one.
+            ws.send(JSON.stringify({ t: 'join', code: this.pendingJoin, ...(this.watching ? { watch: true } : {}) }));
             this.pendingJoin = null;
           }
         }
