@@ -378,14 +378,14 @@ class Page:
             const d = c.getContext('2d').getImageData(arguments[0], arguments[1], 1, 1).data;
             return [d[0], d[1], d[2]];""", x, y)
 
-    def ink_near(self, x, y, radius=3):
-        """True if any pixel within radius of (x, y) (logical) is not white."""
+    def ink_near(self, x, y, radius=3, canvas="board"):
+        """True if any pixel within radius of (x, y) (logical) of the canvas is not white."""
         return self.js("""
-            const [x, y, r] = arguments;
-            const c = document.getElementById('board');
+            const [x, y, r, id] = arguments;
+            const c = document.getElementById(id);
             const d = c.getContext('2d').getImageData(x - r, y - r, 2 * r + 1, 2 * r + 1).data;
             for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i+1] < 200 || d[i+2] < 200) return true;
-            return false;""", x, y, radius)
+            return false;""", x, y, radius, canvas)
 
     def canvas_size(self):
         return self.js("const c=document.getElementById('board'); return [c.width, c.height];")

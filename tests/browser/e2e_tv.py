@@ -18,15 +18,6 @@ import e2e  # noqa: E402
 from e2e import Bot, Failure, Page, log, make_driver, polyline, stroke_frame  # noqa: E402
 
 
-def tv_ink_near(p, x, y, r=4):
-    return p.js("""
-        const [x, y, r] = arguments;
-        const c = document.getElementById('tv-board');
-        const d = c.getContext('2d').getImageData(x - r, y - r, 2 * r + 1, 2 * r + 1).data;
-        for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i+1] < 200 || d[i+2] < 200) return true;
-        return false;""", x, y, r)
-
-
 def players_on_tv(p):
     return p.js("return [...document.querySelectorAll('#tv-scores .tv-score-name')].map((n) => n.textContent)")
 
@@ -77,7 +68,7 @@ def play_a_turn(tv, ada, bob, code):
     guesser = bob if chooser is ada else ada
     chooser.send_frame(stroke_frame(polyline((100, 100), (700, 500)), rgb=(30, 60, 200), width=14))
     chooser.send_frame(stroke_frame(polyline((100, 500), (700, 100)), rgb=(220, 40, 40), width=14))
-    tv.wait(lambda: tv_ink_near(tv, 400, 300) and tv_ink_near(tv, 160, 145), "the strokes on the TV's canvas")
+    tv.wait(lambda: tv.ink_near(400, 300, 4, canvas='tv-board') and tv.ink_near(160, 145, 4, canvas='tv-board'), "the strokes on the TV's canvas")
     tv.wait(lambda: "_" in (tv.text("#tv-mask") or ""), "the mask on the TV")
     if word.lower() in tv.js("return document.body.innerText").lower():
         raise Failure("the TV shows the word during the turn")
