@@ -141,6 +141,7 @@ extension DrawServerRuntime {
         }
         metrics.players.record(online)
         postgres?.updateGauges(metrics)
+        metrics.storageFailing.record(storageReport?.fault == nil ? 0 : 1)
         metrics.connections.record(server.connectionCount)
     }
 }

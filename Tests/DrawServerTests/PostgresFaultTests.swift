@@ -56,11 +56,13 @@ struct PostgresFaultTests {
         #expect(try await HTTP.get(port: server.port, path: "/readyz").status == 503)
         let failing = try await HTTP.get(port: server.port, path: "/metrics").text
         #expect(!failing.contains("drawserver_db_commit_failures_total 0\n"), "failures are counted")
+        #expect(failing.contains("drawserver_storage_failing 1.0\n"), "\(failing)")
 
         // Back within the room leases' life: the held changes go in, readiness returns.
         try await TestPostgres.execute(admin, "ALTER DATABASE \(url.database) ALLOW_CONNECTIONS true")
         try await waitUntil(seconds: patience) { try await HTTP.get(port: server.port, path: "/readyz").status == 200 }
         phases.mark("ready again")
+        #expect(try await HTTP.get(port: server.port, path: "/metrics").text.contains("drawserver_storage_failing 0.0\n"))
         try await waitUntil(seconds: patience) {
             let state = try await TestPostgres.string(url, "SELECT state::text FROM room WHERE code = '\(code)'") ?? ""
             return state.contains(bob.playerID)

@@ -341,6 +341,9 @@ extension PersistenceTests {
             let flags = ["--store", "\(url)", "--web-root", "web-static", "--moderator-token", token]
             let one = try await ServerProcess(flags + ["--node-id", "one"])
             let two = try await ServerProcess(flags + ["--node-id", "two"])
+            try await waitUntil(seconds: 20) {
+                try await StorageFaultProcessTests.metric("drawserver_cluster_nodes", port: two.port) == 2
+            }
             let (ada, bob, cy) = (TestClient.connect(port: one.port), TestClient.connect(port: one.port), TestClient.connect(port: one.port))
             try await ada.hello("Ada")
             try await bob.hello("Bob")
@@ -381,6 +384,11 @@ extension PersistenceTests {
             let after = try await HTTP.get(port: two.port, path: "/api/rooms/\(code)/canvas.png", token: token)
             #expect(after.body == before.body, "the canvas is pixel-identical on the new node")
             #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room_leases WHERE code = '\(code)'") == 2)
+            // The take-over shows in node two's metrics: one room, and one live node left.
+            #expect(try await StorageFaultProcessTests.metric("drawserver_rooms_taken_over_total", port: two.port) == 1)
+            try await waitUntil(seconds: 20) {
+                try await StorageFaultProcessTests.metric("drawserver_cluster_nodes", port: two.port) == 1
+            }
             two.signal(SIGTERM)
             #expect(await two.waitForExit(seconds: 15) == 0)
         }

@@ -42,6 +42,8 @@ final class RemoteRooms: Sendable {
         /// All their rooms, public or not, each with the node that runs it: the
         /// moderator's room list.
         var allRooms: [Listed] = []
+        /// Nodes that stamped their heartbeat within a lease's length, this one included.
+        var liveNodes = 1
     }
 
     /// A room another node runs, as the moderator's room list shows it.

@@ -35,6 +35,14 @@ final class ServerMetrics: Sendable {
     let dbCommitFailures: CoreMetrics.Counter
     /// Bytes of changes held for retry because commits fail; 0 while they go through.
     let dbQueuedBytes: CoreMetrics.Gauge
+    /// 1 while the store cannot commit (`/readyz` says `storage failing`), else 0.
+    let storageFailing: CoreMetrics.Gauge
+    /// Rooms this node took over from a node that was gone: a failover (several nodes).
+    let roomsTakenOver: CoreMetrics.Counter
+    /// Rooms this node stopped running because another node took them or its lease lapsed.
+    let roomsLost: CoreMetrics.Counter
+    /// Live nodes in the store's directory, this one included (several nodes).
+    let clusterNodes: CoreMetrics.Gauge
     /// The `binary` counters of the four families above, looked up once: drawing frames
     /// count them on the hot path.
     private let binaryIn: (messages: CoreMetrics.Counter?, bytes: CoreMetrics.Counter?)
@@ -88,6 +96,11 @@ final class ServerMetrics: Sendable {
         })
         dbCommitFailures = CoreMetrics.Counter(label: "drawserver_db_commit_failures_total", dimensions: [], factory: factory)
         dbQueuedBytes = CoreMetrics.Gauge(label: "drawserver_db_queued_bytes", dimensions: [], factory: factory)
+        storageFailing = CoreMetrics.Gauge(label: "drawserver_storage_failing", dimensions: [], factory: factory)
+        roomsTakenOver = CoreMetrics.Counter(label: "drawserver_rooms_taken_over_total", dimensions: [], factory: factory)
+        roomsLost = CoreMetrics.Counter(label: "drawserver_rooms_lost_total", dimensions: [], factory: factory)
+        clusterNodes = CoreMetrics.Gauge(label: "drawserver_cluster_nodes", dimensions: [], factory: factory)
+        clusterNodes.record(1)
         binaryIn = (messagesIn["binary"], bytesIn["binary"])
         binaryOut = (messagesOut["binary"], bytesOut["binary"])
     }

@@ -122,12 +122,15 @@ package final class DrawServerRuntime: Sendable {
                 metrics.dbCommitFailures.increment()
             case .roomLost(let code):
                 // Another node took the room over (or this node could not renew in time).
+                if server.room(code) != nil { metrics.roomsLost.increment() }
                 server.abandon(code)
             case .directory(let directory, let players):
+                metrics.clusterNodes.record(directory.liveNodes)
                 server.remoteRooms.replace(directory)
                 server.adopt(players)
             case .orphans(let stored, let claimed):
                 let started = server.adoptRooms(stored)
+                metrics.roomsTakenOver.increment(by: started.count)
                 // Their players connected to other nodes are sent here.
                 let moved = stored.rooms.compactMap { room -> (RoomCode, [String])? in
                     guard let code = RoomCode(parsing: room.snapshot.code), started.contains(code) else { return nil }

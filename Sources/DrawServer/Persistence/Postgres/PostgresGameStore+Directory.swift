@@ -35,6 +35,13 @@ extension PostgresGameStore {
                 if isPublic { directory.publicRooms.append(summary) }
                 directory.allRooms.append(.init(summary: summary, node: node))
             }
+            // A node stamps `alive_at` at least once a second (`heartbeatInterval`).
+            let aliveSince = GameDatabase.wallClockMs - Int64(configuration.leases.durationMs)
+            for (others,) in try await client.rows("""
+                SELECT count(*)::int FROM node WHERE alive_at >= \(aliveSince) AND id <> \(nodeID)
+                """, as: (Int,).self, logger: logger) {
+                directory.liveNodes = 1 + others
+            }
             var players: [StoredState.Player] = []
             for (id, name, tokenHash) in try await client.rows("""
                 SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)
