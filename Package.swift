@@ -42,6 +42,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // The PostgreSQL store (`serve --store postgres://...`): many nodes on one database.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already in the graph through postgres-nio: TLS to PostgreSQL (`sslmode` in --store).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.36.0"),
+        // Requests from one node to another (moderator routes forwarded to the room's node).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // zlib is a system library on Linux (zlib1g-dev) and in every Apple SDK; the module
@@ -152,6 +156,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: swiftSettings
         ),

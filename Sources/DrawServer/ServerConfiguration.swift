@@ -41,6 +41,8 @@ public struct ServerConfiguration: Sendable {
     public struct Cluster: Sendable {
         /// `postgres://...`; nil keeps SQLite (`databasePath`).
         public var store: String?
+        /// `--store-ca-file`: the store's `sslrootcert`.
+        public var storeCAFile: String?
         /// Unique per running node; names the node in the store's leases.
         public var nodeID = "node"
         /// Where other nodes and the balancer reach this node.

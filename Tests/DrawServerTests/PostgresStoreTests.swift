@@ -432,7 +432,7 @@ extension PersistenceTests {
         @Test func aStoreURLThatIsNotPostgresIsRefused() async throws {
             let (status, output) = try await ServerProcess.run(["serve", "--port", "0", "--store", "mysql://root@127.0.0.1/x"])
             #expect(status != 0)
-            #expect(output.contains("cannot start: store URL: the scheme must be postgres://"))
+            #expect(output.contains("cannot start: store URL mysql://root@127.0.0.1/x: the scheme must be postgres://"))
         }
 
         @Test func keepingNothingExcludesEveryStore() async throws {

@@ -17,7 +17,7 @@ enum TestPostgres {
     static func freshDatabase() async throws -> PostgresStoreURL {
         var url = try PostgresStoreURL(parsing: try #require(Self.url))
         let name = "drawserver_test_\(UInt64.random(in: 0...UInt64.max))"
-        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 1, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(try url.tlsSettings()), id: 1, logger: logger)
         try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
         try await connection.close()
         url.database = name
@@ -26,7 +26,7 @@ enum TestPostgres {
 
     /// Runs one query on its own connection and returns the first column of its first row.
     static func value<T: PostgresDecodable & Sendable>(_ url: PostgresStoreURL, _ sql: String, as type: T.Type) async throws -> T? {
-        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 2, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(try url.tlsSettings()), id: 2, logger: logger)
         var result: T?
         for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(T.self) {
             if result == nil { result = value }
@@ -36,7 +36,7 @@ enum TestPostgres {
     }
 
     static func execute(_ url: PostgresStoreURL, _ sql: String) async throws {
-        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 3, logger: logger)
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(try url.tlsSettings()), id: 3, logger: logger)
         try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         try await connection.close()
     }

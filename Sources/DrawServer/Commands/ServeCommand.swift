@@ -52,8 +52,10 @@ package struct ServeCommand: AsyncParsableCommand {
     var permessageDeflate: Bool?
     @Option(help: "SQLite database file, created if missing (env DRAWSERVER_DB; default drawserver.sqlite).")
     var db: String?
-    @Option(help: "Shared store instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB; several nodes may share one (env DRAWSERVER_STORE; default: the SQLite file of --db).")
+    @Option(help: "Shared store instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=disable|prefer|require|verify-ca|verify-full]; several nodes may share one (env DRAWSERVER_STORE; default: the SQLite file of --db).")
     var store: String?
+    @Option(help: "PEM file of the authorities trusted for the store's TLS certificate, as sslrootcert in the --store URL (env DRAWSERVER_STORE_CA_FILE; default: the system's).")
+    var storeCaFile: String?
     @Option(help: "This node's name in the shared store; unique per running node (env DRAWSERVER_NODE_ID; default: the host name).")
     var nodeId: String?
     @Option(help: "The URL other nodes and the balancer reach this node at, e.g. http://10.0.0.5:8080 (env DRAWSERVER_ADVERTISE; default http://HOST:PORT).")
@@ -176,6 +178,10 @@ package struct ServeCommand: AsyncParsableCommand {
         try applyAdmission(to: &configuration.admission, env: env)
         configuration.databasePath = db ?? env.string("DRAWSERVER_DB") ?? "drawserver.sqlite"
         configuration.cluster.store = store ?? env.string("DRAWSERVER_STORE")
+        configuration.cluster.storeCAFile = storeCaFile ?? env.string("DRAWSERVER_STORE_CA_FILE")
+        if configuration.cluster.storeCAFile != nil, configuration.cluster.store == nil {
+            throw ValidationError("--store-ca-file needs --store")
+        }
         if noPersistence {
             guard configuration.cluster.store == nil else { throw ValidationError("--no-persistence and --store exclude each other") }
             guard db == nil else { throw ValidationError("--no-persistence and --db exclude each other") }
@@ -222,7 +228,8 @@ package struct ServeCommand: AsyncParsableCommand {
         var postgres: PostgresGameStore?
         if let text = configuration.cluster.store {
             do {
-                let url = try PostgresStoreURL(parsing: text)
+                var url = try PostgresStoreURL(parsing: text)
+                if let file = configuration.cluster.storeCAFile { try url.trust(rootCertificateFile: file) }
                 var storeConfiguration = PostgresGameStore.Configuration()
                 storeConfiguration.turnRetention = configuration.persistence.turnRetention
                 storeConfiguration.leases = configuration.cluster.leases

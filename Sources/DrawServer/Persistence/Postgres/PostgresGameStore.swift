@@ -147,10 +147,16 @@ package final class PostgresGameStore: GameStore, Service {
     package static func open(
         url: PostgresStoreURL, nodeID: String, configuration: Configuration = Configuration(), clock: ServerClock = ServerClock(), logger: Logger
     ) async throws(StoreOpenError) -> PostgresGameStore {
+        let tls: PostgresStoreURL.TLSSettings
+        do {
+            tls = try url.tlsSettings()
+        } catch {
+            throw StoreOpenError(store: url.description, reason: error.reason)
+        }
         // One plain connection first: the pool retries forever, this fails at once.
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration(tls), id: 0, logger: logger)
         } catch {
             throw StoreOpenError(store: url.description, reason: "cannot connect: \(StoreOpenError.reason(error))")
         }
@@ -173,7 +179,7 @@ package final class PostgresGameStore: GameStore, Service {
             try? await connection.close()
             throw StoreOpenError(store: url.description, reason: "cannot register the node: \(StoreOpenError.reason(error))")
         }
-        return PostgresGameStore(url: url, nodeID: nodeID, identity: connection, configuration: configuration, clock: clock, logger: logger)
+        return PostgresGameStore(url: url, tls: tls, nodeID: nodeID, identity: connection, configuration: configuration, clock: clock, logger: logger)
     }
 
     /// Takes the advisory lock named after the node id on `connection`, retrying for
@@ -197,14 +203,17 @@ package final class PostgresGameStore: GameStore, Service {
     /// How often start-up asks again for a node id another process holds.
     static let identityRetry = Duration.milliseconds(100)
 
-    private init(url: PostgresStoreURL, nodeID: String, identity: PostgresConnection, configuration: Configuration, clock: ServerClock, logger: Logger) {
+    private init(
+        url: PostgresStoreURL, tls: PostgresStoreURL.TLSSettings, nodeID: String, identity: PostgresConnection, configuration: Configuration,
+        clock: ServerClock, logger: Logger
+    ) {
         self.identity = identity
         self.clock = clock
         self.url = url
         self.nodeID = nodeID
         self.configuration = configuration
         self.logger = logger
-        var options = url.clientConfiguration
+        var options = url.clientConfiguration(tls)
         options.options.maximumConnections = 4
         // A transaction left open by a node that went quiet (cut off from the database,
         // paused) keeps its row locks, the batch's `FOR SHARE` on its leases among them:
