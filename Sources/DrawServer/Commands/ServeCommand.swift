@@ -190,6 +190,9 @@ package struct ServeCommand: AsyncParsableCommand {
         // Without one: http://HOST:PORT with the port actually bound (`--port 0`), set once
         // the server listens (`DrawServerRuntime.serverListening`).
         configuration.cluster.advertise = advertise ?? env.string("DRAWSERVER_ADVERTISE")
+        if let url = configuration.cluster.advertise, !NodeForwarder.isNodeURL(url) {
+            throw ValidationError("--advertise must be http://HOST[:PORT] or https://HOST[:PORT], not \(url)")
+        }
         if let id = nodeId ?? env.string("DRAWSERVER_NODE_ID") {
             guard Self.isNodeID(id) else { throw ValidationError("--node-id must be 1 to 64 letters, digits, '.', '-' or '_'") }
             configuration.cluster.nodeID = id

@@ -1,11 +1,15 @@
+import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOPosix
 
-/// Forwards one moderator request to the node that runs the room (its `--advertise` URL)
-/// and returns that node's answer: a minimal HTTP/1.1 client on the server's own event
-/// loops, one connection per request (moderator traffic is rare).
+/// Forwards one moderator request to the node that runs the room (its `--advertise` URL,
+/// http or https) and returns that node's answer, through AsyncHTTPClient on the server's
+/// own event loops.
+///
+/// One client per request, shut down when it is answered: moderator traffic is rare, so a
+/// kept pool would save nothing worth a lifecycle of its own (a client must be shut down
+/// before it goes, and the runtime has many ways to end in tests).
 struct NodeForwarder: Sendable {
     struct Answer: Sendable {
         var status: Int
@@ -24,83 +28,43 @@ struct NodeForwarder: Sendable {
     static let maxBodyBytes = 64 << 20
 
     let eventLoopGroup: any EventLoopGroup
+    /// For connecting, for each read, and for the whole request.
     var timeout: TimeAmount = .seconds(5)
 
-    /// `base` is `http://HOST:PORT` (the advertised URL); `target` the path and query.
+    /// `base` is `http://HOST:PORT` or `https://HOST:PORT` (the advertised URL); `target`
+    /// the path and query.
     func forward(method: HTTPMethod, base: String, target: String, authorization: String?, from nodeID: String) async throws -> Answer {
-        guard let (host, port) = Self.hostAndPort(base) else { throw Failure(description: "advertised URL \(base) is not http://HOST:PORT") }
-        let promise = eventLoopGroup.next().makePromise(of: Answer.self)
-        let bootstrap = ClientBootstrap(group: eventLoopGroup)
-            .connectTimeout(timeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
-                }
-            }
-        let channel: any Channel
+        guard Self.isNodeURL(base) else { throw Failure(description: "advertised URL \(base) is not http(s)://HOST[:PORT]") }
+        let configuration = HTTPClient.Configuration(
+            // A node answers for itself: a redirect would be a misconfiguration, not a hop.
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: timeout, read: timeout),
+            // Decompression off: answers are passed back as they are.
+            decompression: .disabled
+        )
+        let client = HTTPClient(eventLoopGroupProvider: .shared(eventLoopGroup), configuration: configuration)
         do {
-            channel = try await bootstrap.connect(host: host, port: port).get()
+            let answer = try await exchange(client, method: method, url: base + target, authorization: authorization, from: nodeID)
+            try await client.shutdown()
+            return answer
         } catch {
-            promise.fail(error)
-            throw Failure(description: "cannot reach \(base): \(error)")
+            try? await client.shutdown()
+            throw Failure(description: "\(base): \(error)")
         }
-        var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
-        head.headers.add(name: "Host", value: "\(host):\(port)")
-        head.headers.add(name: "Connection", value: "close")
-        head.headers.add(name: "Content-Length", value: "0")
-        head.headers.add(name: Self.forwardedHeader, value: nodeID)
-        if let authorization { head.headers.add(name: "Authorization", value: authorization) }
-        channel.write(HTTPClientRequestPart.head(head), promise: nil)
-        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        let deadline = channel.eventLoop.scheduleTask(in: timeout) {
-            promise.fail(Failure(description: "\(base) did not answer within \(timeout.nanoseconds / 1_000_000) ms"))
-            channel.close(promise: nil)
-        }
-        defer {
-            deadline.cancel()
-            channel.close(promise: nil)
-        }
-        return try await promise.futureResult.get()
     }
 
-    static func hostAndPort(_ base: String) -> (String, Int)? {
-        guard let url = URL(string: base), url.scheme == "http", let host = url.host, !host.isEmpty else { return nil }
-        return (host, url.port ?? 80)
+    private func exchange(_ client: HTTPClient, method: HTTPMethod, url: String, authorization: String?, from nodeID: String) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: Self.forwardedHeader, value: nodeID)
+        if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        let response = try await client.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+        return Answer(status: Int(response.status.code), contentType: response.headers.first(name: "content-type"), body: Array(body.readableBytesView))
     }
 
-    /// Gathers one response; fails the promise when the connection ends first.
-    private final class Collector: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = HTTPClientResponsePart
-        let promise: EventLoopPromise<Answer>
-        private var answer = Answer(status: 502, contentType: nil, body: [])
-
-        init(promise: EventLoopPromise<Answer>) { self.promise = promise }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            switch unwrapInboundIn(data) {
-            case .head(let head):
-                answer.status = Int(head.status.code)
-                answer.contentType = head.headers.first(name: "content-type")
-            case .body(let buffer):
-                guard answer.body.count + buffer.readableBytes <= NodeForwarder.maxBodyBytes else {
-                    promise.fail(Failure(description: "answer too large"))
-                    context.close(promise: nil)
-                    return
-                }
-                answer.body += buffer.readableBytesView
-            case .end:
-                promise.succeed(answer)
-            }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            promise.fail(Failure(description: "the node closed the connection"))
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.fail(error)
-            context.close(promise: nil)
-        }
+    static func isNodeURL(_ base: String) -> Bool {
+        guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", let host = url.host, !host.isEmpty else { return false }
+        return url.path.isEmpty || url.path == "/"
     }
 }
