@@ -62,10 +62,23 @@ struct ClusterRouterTests {
         #expect(a.heard(.released(node: "b", rooms: ["ABCDEF"]), now: at(0), isConnectedHere: { _ in false }) == [.scanForOrphans])
     }
 
+    @Test func aRoomCreationIsSpentOnEveryOtherNode() {
+        let a = ClusterRouter(nodeID: "a", advertise: "http://a")
+        var b = ClusterRouter(nodeID: "b", advertise: "http://b")
+        var echo = a
+        let sent = a.roomCreated(by: "203.0.113.7")
+        #expect(sent == [.publish(.roomCreation(node: "a", address: "203.0.113.7"))])
+        #expect(b.heard(.roomCreation(node: "a", address: "203.0.113.7"), now: at(0), isConnectedHere: { _ in false })
+            == [.spendRoomCreation(address: "203.0.113.7")])
+        #expect(echo.heard(.roomCreation(node: "a", address: "203.0.113.7"), now: at(0), isConnectedHere: { _ in false }).isEmpty,
+                "the node that allowed it spent it already")
+    }
+
     @Test func payloadsRoundTripAndGarbageIsIgnored() {
         let messages: [ClusterMessage] = [
             .node(id: "n1", url: "http://127.0.0.1:1"), .invite(id: "n1/1", origin: "n1", target: "p", text: #"{"t":"invited","x":"\""}"#),
             .delivered(id: "n1/1", origin: "n1"), .released(node: "n1", rooms: ["ABCDEF"]), .moved(room: "ABCDEF", node: "n2", players: ["p"]),
+            .roomCreation(node: "n1", address: "2001:db8::1"),
         ]
         for message in messages { #expect(ClusterMessage(payload: message.payload) == message) }
         #expect(ClusterMessage(payload: "not json") == nil)

@@ -130,6 +130,11 @@ final class ClusterBus: RemoteRooms.Messenger {
         }
     }
 
+    /// This node let `address` create a room.
+    func roomCreated(by address: String) {
+        pass(router.withLock { $0.roomCreated(by: address) })
+    }
+
     /// The room `player` had when another node took it over lately.
     func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
         router.withLock { $0.movedRoom(of: player, now: clock.now) }
@@ -196,6 +201,8 @@ final class ClusterBus: RemoteRooms.Messenger {
                 for player in players where server.roomOf(player) == nil {
                     if let outbox = server.outbox(of: player) { server.remoteRooms.sendRedirect(room: room, node: node, to: outbox) }
                 }
+            case .spendRoomCreation(let address):
+                server.roomCreatedElsewhere(by: address)
             }
         }
     }

@@ -19,8 +19,11 @@ enum ClusterMessage: Sendable, Equatable, Codable {
     case released(node: String, rooms: [String])
     /// `node` now runs `room` (taken over): its `players` connected elsewhere are sent there.
     case moved(room: String, node: String, players: [String])
+    /// `node` let `address` create a room: the other nodes spend it from that address's
+    /// budget too, so the budget holds across the cluster, not once per node.
+    case roomCreation(node: String, address: String)
 
-    private enum CodingKeys: String, CodingKey { case k, id, url, origin, target, text, node, rooms, room, players }
+    private enum CodingKeys: String, CodingKey { case k, id, url, origin, target, text, node, rooms, room, players, address }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,6 +37,8 @@ enum ClusterMessage: Sendable, Equatable, Codable {
         case "moved":
             self = .moved(room: try c.decode(String.self, forKey: .room), node: try c.decode(String.self, forKey: .node),
                           players: try c.decode([String].self, forKey: .players))
+        case "roomCreation":
+            self = .roomCreation(node: try c.decode(String.self, forKey: .node), address: try c.decode(String.self, forKey: .address))
         case let kind: throw DecodingError.dataCorruptedError(forKey: .k, in: c, debugDescription: "unknown kind \(kind)")
         }
     }
@@ -53,6 +58,8 @@ enum ClusterMessage: Sendable, Equatable, Codable {
         case .moved(let room, let node, let players):
             try c.encode("moved", forKey: .k); try c.encode(room, forKey: .room); try c.encode(node, forKey: .node)
             try c.encode(players, forKey: .players)
+        case .roomCreation(let node, let address):
+            try c.encode("roomCreation", forKey: .k); try c.encode(node, forKey: .node); try c.encode(address, forKey: .address)
         }
     }
 

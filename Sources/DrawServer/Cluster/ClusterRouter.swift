@@ -31,6 +31,8 @@ struct ClusterRouter: Sendable {
         case scanForOrphans
         /// `players` connected here and in no room: send them `redirect` to `node`.
         case redirect(players: [PlayerID], room: RoomCode, node: String)
+        /// Another node let `address` create a room: spend it here too.
+        case spendRoomCreation(address: String)
     }
 
     private struct Pending: Sendable, Equatable {
@@ -84,6 +86,11 @@ struct ClusterRouter: Sendable {
         return [.publish(.invite(id: id, origin: nodeID, target: target.rawValue, text: text))]
     }
 
+    /// This node let `address` create a room: the others are told.
+    func roomCreated(by address: String) -> [Action] {
+        [.publish(.roomCreation(node: nodeID, address: address))]
+    }
+
     /// A message another node (or this one: NOTIFY echoes to its sender) published.
     /// `isConnectedHere` says whether a player has a connection on this node.
     mutating func heard(_ message: ClusterMessage, now: Timestamp, isConnectedHere: (PlayerID) -> Bool) -> [Action] {
@@ -112,6 +119,9 @@ struct ClusterRouter: Sendable {
             for id in ids { moves[id] = (code, node, now + DurationText.milliseconds(configuration.rememberMoves)) }
             let here = ids.filter(isConnectedHere)
             return here.isEmpty ? [] : [.redirect(players: here, room: code, node: node)]
+        case .roomCreation(let node, let address):
+            guard node != nodeID else { return [] }
+            return [.spendRoomCreation(address: address)]
         }
     }
 

@@ -22,6 +22,8 @@ final class RemoteRooms: Sendable {
         func invite(_ target: PlayerID, from sender: PlayerID, text: String)
         /// The room a player had when another node took it over lately.
         func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)?
+        /// Tells the other nodes this one let `address` create a room.
+        func roomCreated(by address: String)
     }
 
     /// The shared store (several nodes), or nil on a single node.
@@ -94,6 +96,11 @@ final class RemoteRooms: Sendable {
     /// The room a player had when another node took it over lately.
     func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
         messenger?.movedRoom(of: player)
+    }
+
+    /// A room creation this node allowed `address`, for the other nodes to count.
+    func shareRoomCreation(by address: String) {
+        messenger?.roomCreated(by: address)
     }
 
     func owner(of code: RoomCode) -> String? { directory.withLock { $0.owners[code] } }

@@ -172,10 +172,22 @@ package final class GameServer: Sendable {
         }
     }
 
-    /// Spends one of `ip`'s room creations; false when its budget is used up.
+    /// Spends one of `ip`'s room creations; false when its budget is used up. On a shared
+    /// store the other nodes spend it too (`ClusterMessage.roomCreation`), so one address
+    /// has one budget across the cluster.
     func allowRoomCreation(from ip: String) -> Bool {
         let now = clock.now
-        return lockDirectory { $0.addresses.takeRoomCreation(from: ip, now: now) }
+        let (allowed, counted) = lockDirectory { d in
+            (d.addresses.takeRoomCreation(from: ip, now: now), !d.addresses.isUnlimited(ip))
+        }
+        if allowed, counted { remoteRooms.shareRoomCreation(by: ip) }
+        return allowed
+    }
+
+    /// Another node let `ip` create a room: spent here as well.
+    func roomCreatedElsewhere(by ip: String) {
+        let now = clock.now
+        lockDirectory { d in _ = d.addresses.takeRoomCreation(from: ip, now: now) }
     }
 
     /// `hello`: registers the connection, closes an older one of the same player with
