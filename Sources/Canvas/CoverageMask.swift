@@ -78,6 +78,41 @@ struct CoverageMask: Sendable {
         return touched
     }
 
+    /// `addPolyline` for a stroke with pen pressure: each point has its own radius, and a
+    /// segment's radius goes linearly from its start's to its end's (docs/PROTOCOL.md 12.4):
+    /// the pixel at projection `t` on the segment, at distance `d` from it, gets
+    /// `clamp(r(t) + 0.5 - d, 0, 1)`. Of several consecutive equal points the segment leaving
+    /// them takes the last one's radius, so a stroke added point by point gets the coverage
+    /// of the same stroke added at once.
+    @discardableResult
+    mutating func addTaperedPolyline(_ points: ArraySlice<Point>, radii: ArraySlice<Double>, startCap: Bool) -> PixelRect? {
+        guard let first = points.first, let firstRadius = radii.first else { return nil }
+        var segments: [(segment: Segment, ra: Double, rb: Double)] = []
+        var previous = first
+        var previousRadius = firstRadius
+        for (point, radius) in zip(points.dropFirst(), radii.dropFirst()) {
+            if point != previous {
+                segments.append((Segment(a: previous, b: point), previousRadius, radius))
+            }
+            previous = point
+            previousRadius = radius
+        }
+        // Unlike `addPolyline`, no dot for a batch of repeated points: a repeated point may
+        // carry another radius, which only the segment leaving it uses.
+        if startCap {
+            segments.append((Segment(a: first, b: first), firstRadius, firstRadius))
+        }
+        for entry in segments where min(entry.ra, entry.rb) > 0.5 {
+            fillInside(entry.segment, radius: min(entry.ra, entry.rb) - 0.5)
+        }
+        var touched: PixelRect?
+        for entry in segments {
+            touched.formUnion(addTaperedEdges(entry.segment, outerA: entry.ra + 0.5, outerB: entry.rb + 0.5))
+        }
+        dirty.formUnion(touched)
+        return touched
+    }
+
     /// The rows a shape of the given reach around the segment can touch, clipped to the mask.
     private static func rows(_ segment: Segment, reach: Double, height: Int) -> ClosedRange<Int>? {
         let top = max(0, ceiling(min(segment.ay, segment.by) - reach, limit: height))
@@ -120,6 +155,33 @@ struct CoverageMask: Sendable {
                 mask[(y * width + run.lowerBound)...(y * width + run.upperBound)].update(repeating: 255)
             }
         }
+    }
+
+    /// `addEdges` for a tapered segment: the rows and spans of its wider end, the discs at
+    /// both ends, and the exact coverage with the radius at each pixel's projection.
+    private mutating func addTaperedEdges(_ segment: Segment, outerA: Double, outerB: Double) -> PixelRect? {
+        let reach = max(outerA, outerB)
+        guard let rows = Self.rows(segment, reach: reach, height: height) else { return nil }
+        let width = width
+        var touched: PixelRect?
+        alpha.withUnsafeMutableBufferPointer { mask in
+            for y in rows {
+                let fy = Double(y)
+                guard let (lo, hi) = segment.taperedSpan(y: fy, outerA: outerA, outerB: outerB) else { continue }
+                let start = max(0, Self.ceiling(lo, limit: width))
+                let end = min(width - 1, Self.floor(hi, limit: width))
+                guard start <= end else { continue }
+                let row = y * width
+                for x in start...end where mask[row + x] != 255 {
+                    let value = segment.coverage(x: Double(x), y: fy, outerA: outerA, outerB: outerB)
+                    if value > mask[row + x] { mask[row + x] = value }
+                }
+                touched.formUnion(PixelRect(minX: start, minY: y, maxX: end, maxY: y))
+                rowStart[y] = min(rowStart[y], start)
+                rowEnd[y] = max(rowEnd[y], end)
+            }
+        }
+        return touched
     }
 
     /// Evaluates the exact coverage of every pixel within `outer` (= r + 0.5) of the segment

@@ -10,4 +10,19 @@ public enum DrawOperation: Hashable, Sendable {
     case fill(color: RGB, at: Point)
     case undo
     case clear
+    /// BEGIN whose first point has the width factor `pressure` / 255 (1...255).
+    case pressureBegin(tool: Tool, color: RGB, width: UInt8, pressure: UInt8, at: Point)
+    /// POINTS with a width factor per point; split like POINTS by the encoder.
+    case pressurePoints([PressurePoint])
+}
+
+/// A point of a pen-pressure stroke: where, and its width factor `pressure` / 255 (1...255).
+public struct PressurePoint: Hashable, Sendable {
+    public var point: Point
+    public var pressure: UInt8
+
+    public init(_ point: Point, pressure: UInt8) {
+        self.point = point
+        self.pressure = pressure
+    }
 }

@@ -61,11 +61,19 @@ public struct Drawing: Sendable {
         switch op {
         case let .begin(tool, color, width, point):
             let legalWidth = min(max(width, FrameCodec.widthRange.lowerBound), FrameCodec.widthRange.upperBound)
-            begin(tool: tool, color: color, width: legalWidth, at: limits.clamped(point))
+            begin(tool: tool, color: color, width: legalWidth, pressure: nil, at: limits.clamped(point))
+        case let .pressureBegin(tool, color, width, pressure, point):
+            let legalWidth = min(max(width, FrameCodec.widthRange.lowerBound), FrameCodec.widthRange.upperBound)
+            begin(tool: tool, color: color, width: legalWidth, pressure: max(pressure, 1), at: limits.clamped(point))
         case let .points(points):
             guard openStroke != nil else { return }
             for point in points {
-                self.point(limits.clamped(point))
+                self.point(limits.clamped(point), pressure: nil)
+            }
+        case let .pressurePoints(points):
+            guard openStroke != nil else { return }
+            for point in points {
+                self.point(limits.clamped(point.point), pressure: max(point.pressure, 1))
             }
         case .end:
             guard openStroke != nil else { return }
@@ -113,22 +121,22 @@ public struct Drawing: Sendable {
 /// Lets the frame scanner apply a validated frame straight into the drawing, without
 /// building `DrawOperation`s; `apply(_:)` funnels into the same methods.
 extension Drawing: FrameVisitor {
-    mutating func begin(tool: Tool, color: RGB, width: UInt8, at point: Point) {
+    mutating func begin(tool: Tool, color: RGB, width: UInt8, pressure: UInt8?, at point: Point) {
         closeOpenStroke()
-        openStroke = Stroke(tool: tool, color: color, width: width, points: [point])
+        openStroke = Stroke(tool: tool, color: color, width: width, points: [point], pressures: pressure.map { [$0] })
         pointCount += 1
         ink += InkMeter.dot(width: Int(width))
         cursor.isOpen = true
         cursor.last = point
     }
 
-    func pointsStart(count: Int) {}
+    func pointsStart(count: Int, pressure: Bool) {}
 
-    mutating func point(_ point: Point) {
+    mutating func point(_ point: Point, pressure: UInt8?) {
         if let stroke = openStroke, let previous = stroke.points.last {
             ink += InkMeter.segment(from: previous, to: point, width: Int(stroke.width))
         }
-        openStroke?.points.append(point)
+        openStroke?.append(point, pressure: pressure)
         pointCount += 1
         cursor.last = point
     }

@@ -24,6 +24,8 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A BEGIN `tool` byte other than 0 (pen) or 1 (eraser); added to the brief's list
     /// because the protocol defines only those two values.
     case invalidTool(UInt8, offset: Int)
+    /// A pen-pressure factor of 0 (the operation at `offset`): the range is 1...255.
+    case pressureOutOfRange(offset: Int)
 
     /// What went wrong and where, suitable for the `message` of a `bad_ops` error.
     public var description: String {
@@ -48,6 +50,8 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
             "operation at byte \(offset) continues a stroke but none is open"
         case let .invalidTool(tool, offset):
             "tool \(tool) at byte \(offset) is neither 0 (pen) nor 1 (eraser)"
+        case let .pressureOutOfRange(offset):
+            "pressure 0 in the operation at byte \(offset) is outside 1...255"
         }
     }
 }

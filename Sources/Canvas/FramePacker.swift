@@ -9,15 +9,26 @@ struct FramePacker {
     }
 
     mutating func add(_ op: DrawOperation) {
-        guard case let .points(points) = op else {
+        switch op {
+        case let .points(points):
+            addPoints(points, point: { $0 }, extraBytes: 0) { writer, run in writer.writePoints(run) }
+        case let .pressurePoints(points):
+            // One byte more a point: its pressure.
+            addPoints(points, point: \.point, extraBytes: 1) { writer, run in writer.writePressurePoints(run) }
+        default:
             var probe = FrameWriter(cursor: writer.cursor)
             probe.write(op)
             if writer.bytes.count + probe.bytes.count > limit {
                 flush()
             }
             writer.write(op)
-            return
         }
+    }
+
+    /// Splits a points operation into runs that fill each frame up to the limit.
+    private mutating func addPoints<Element>(
+        _ points: [Element], point: (Element) -> Point, extraBytes: Int, write: (inout FrameWriter, ArraySlice<Element>) -> Void
+    ) {
         var start = points.startIndex
         while start < points.endIndex {
             // Opcode plus the longest count varint (1024 needs 2 bytes).
@@ -26,12 +37,12 @@ struct FramePacker {
             var used = 0
             var last = writer.cursor.last
             while stop < points.endIndex, stop - start < FrameCodec.maxPointsPerOperation {
-                let point = points[stop]
-                let cost = FrameWriter.unsignedLength(FrameWriter.zigzag(point.x &- last.x))
-                    + FrameWriter.unsignedLength(FrameWriter.zigzag(point.y &- last.y))
+                let next = point(points[stop])
+                let cost = FrameWriter.unsignedLength(FrameWriter.zigzag(next.x &- last.x))
+                    + FrameWriter.unsignedLength(FrameWriter.zigzag(next.y &- last.y)) + extraBytes
                 guard used + cost <= room else { break }
                 used += cost
-                last = point
+                last = next
                 stop += 1
             }
             if stop == start {
@@ -39,10 +50,10 @@ struct FramePacker {
                     flush()
                     continue
                 }
-                // A fresh frame always holds one point (3 + 10 <= 16); never loop forever.
+                // A fresh frame always holds one point (3 + 11 <= 16); never loop forever.
                 stop = start + 1
             }
-            writer.writePoints(points[start..<stop])
+            write(&writer, points[start..<stop])
             start = stop
         }
     }

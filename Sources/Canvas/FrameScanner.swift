@@ -22,8 +22,9 @@ enum FrameScanner {
             index += 1
             summary.operations += 1
             switch code {
-            case Opcode.begin:
-                guard count - index >= 5 else { throw .truncated(offset: start) }
+            case Opcode.begin, Opcode.pressureBegin:
+                let hasPressure = code == Opcode.pressureBegin
+                guard count - index >= (hasPressure ? 6 : 5) else { throw .truncated(offset: start) }
                 let toolByte = bytes[index]
                 guard let tool = Tool(rawValue: toolByte) else {
                     throw .invalidTool(toolByte, offset: index)
@@ -32,6 +33,12 @@ enum FrameScanner {
                 let width = bytes[index + 4]
                 guard FrameCodec.widthRange.contains(width) else { throw .widthOutOfRange(Int(width)) }
                 index += 5
+                var pressure: UInt8?
+                if hasPressure {
+                    guard bytes[index] > 0 else { throw .pressureOutOfRange(offset: start) }
+                    pressure = bytes[index]
+                    index += 1
+                }
                 let x = try signed(bytes, &index, operation: start)
                 let y = try signed(bytes, &index, operation: start)
                 let point = Point(x: x, y: y)
@@ -40,21 +47,29 @@ enum FrameScanner {
                 state.last = point
                 summary.points += 1
                 summary.strokes += 1
-                visitor.begin(tool: tool, color: color, width: width, at: point)
-            case Opcode.points:
+                visitor.begin(tool: tool, color: color, width: width, pressure: pressure, at: point)
+            case Opcode.points, Opcode.pressurePoints:
+                let hasPressure = code == Opcode.pressurePoints
                 guard state.isOpen else { throw .noOpenStroke(offset: start) }
                 let n = Int(try unsigned(bytes, &index, operation: start))
                 guard n >= 1, n <= FrameCodec.maxPointsPerOperation else {
                     throw .pointCountOutOfRange(n)
                 }
-                visitor.pointsStart(count: n)
+                visitor.pointsStart(count: n, pressure: hasPressure)
                 var last = state.last
                 for _ in 0..<n {
                     let dx = try signed(bytes, &index, operation: start)
                     let dy = try signed(bytes, &index, operation: start)
                     last = Point(x: last.x &+ dx, y: last.y &+ dy)
                     guard limits.contains(last) else { throw .pointOutOfRange(last) }
-                    visitor.point(last)
+                    var pressure: UInt8?
+                    if hasPressure {
+                        guard index < count else { throw .truncated(offset: start) }
+                        guard bytes[index] > 0 else { throw .pressureOutOfRange(offset: start) }
+                        pressure = bytes[index]
+                        index += 1
+                    }
+                    visitor.point(last, pressure: pressure)
                 }
                 visitor.pointsEnd()
                 state.last = last

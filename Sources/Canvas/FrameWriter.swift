@@ -42,7 +42,39 @@ struct FrameWriter {
         case .clear:
             bytes.append(Opcode.clear)
             cursor.isOpen = false
+        case let .pressureBegin(tool, color, width, pressure, point):
+            bytes.append(Opcode.pressureBegin)
+            bytes.append(tool.rawValue)
+            appendColor(color)
+            bytes.append(width)
+            bytes.append(max(pressure, 1))
+            appendSigned(point.x)
+            appendSigned(point.y)
+            cursor.isOpen = true
+            cursor.last = point
+        case let .pressurePoints(points):
+            var start = points.startIndex
+            while start < points.endIndex {
+                let stop = min(start + FrameCodec.maxPointsPerOperation, points.endIndex)
+                writePressurePoints(points[start..<stop])
+                start = stop
+            }
         }
+    }
+
+    /// Writes one PRESSURE_POINTS op; the caller keeps `points.count` within 1...1024.
+    mutating func writePressurePoints(_ points: ArraySlice<PressurePoint>) {
+        guard !points.isEmpty else { return }
+        bytes.append(Opcode.pressurePoints)
+        appendUnsigned(UInt32(points.count))
+        var last = cursor.last
+        for entry in points {
+            appendSigned(entry.point.x &- last.x)
+            appendSigned(entry.point.y &- last.y)
+            bytes.append(max(entry.pressure, 1))
+            last = entry.point
+        }
+        cursor.last = last
     }
 
     /// Writes one POINTS op; the caller keeps `points.count` within 1...1024.

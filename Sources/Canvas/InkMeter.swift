@@ -40,15 +40,16 @@ struct InkMeter: FrameVisitor {
         return total
     }
 
-    mutating func begin(tool: Tool, color: RGB, width: UInt8, at point: Point) {
+    /// Pen pressure only narrows a stroke: its ink is counted at full width.
+    mutating func begin(tool: Tool, color: RGB, width: UInt8, pressure: UInt8?, at point: Point) {
         self.width = Int(width)
         last = point
         total += Self.dot(width: self.width)
     }
 
-    func pointsStart(count: Int) {}
+    func pointsStart(count: Int, pressure: Bool) {}
 
-    mutating func point(_ point: Point) {
+    mutating func point(_ point: Point, pressure: UInt8?) {
         total += Self.segment(from: last, to: point, width: width)
         last = point
     }

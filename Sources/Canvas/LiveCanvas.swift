@@ -61,10 +61,10 @@ public struct LiveCanvas: Sendable {
         let pointsBefore = drawing.openStroke?.points.count ?? 0
         drawing.apply(op)
         switch op {
-        case .begin:
+        case .begin, .pressureBegin:
             if wasOpen { finishStroke() }
             startStroke()
-        case .points:
+        case .points, .pressurePoints:
             guard wasOpen, let stroke = drawing.openStroke else { return }
             extendStroke(stroke, from: pointsBefore)
         case .end:

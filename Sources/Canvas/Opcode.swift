@@ -6,4 +6,7 @@ enum Opcode {
     static let fill: UInt8 = 0x04
     static let undo: UInt8 = 0x05
     static let clear: UInt8 = 0x06
+    /// Pen pressure (docs/PROTOCOL.md 12.4): BEGIN and POINTS with a width factor per point.
+    static let pressureBegin: UInt8 = 0x07
+    static let pressurePoints: UInt8 = 0x08
 }

@@ -23,7 +23,7 @@ struct Painter: Sendable {
     /// Rasterises the whole stroke into the mask and composites it once.
     mutating func draw(_ stroke: Stroke, on raster: inout Raster) {
         mask.reset()
-        if let dirty = mask.addPolyline(stroke.points[...], radius: stroke.radius, startCap: true) {
+        if let dirty = add(stroke, from: 0, startCap: true) {
             raster.composite(mask, in: dirty, color: stroke.paint)
         }
         mask.reset()
@@ -32,13 +32,22 @@ struct Painter: Sendable {
     /// Starts a stroke's coverage with what it has so far (a lone BEGIN is a dot).
     mutating func beginStroke(_ stroke: Stroke) -> PixelRect? {
         mask.reset()
-        return mask.addPolyline(stroke.points[...], radius: stroke.radius, startCap: true)
+        return add(stroke, from: 0, startCap: true)
     }
 
     /// Adds the segments from `points[start - 1]` on: the new points of a live stroke.
     mutating func extendStroke(_ stroke: Stroke, from start: Int) -> PixelRect? {
         guard start > 0, start < stroke.points.count else { return nil }
-        return mask.addPolyline(stroke.points[(start - 1)...], radius: stroke.radius, startCap: false)
+        return add(stroke, from: start - 1, startCap: false)
+    }
+
+    /// The stroke's capsules from point `first` on: of one width, or tapered between the
+    /// widths of its points when it has pen pressure.
+    private mutating func add(_ stroke: Stroke, from first: Int, startCap: Bool) -> PixelRect? {
+        if let radii = stroke.radii {
+            return mask.addTaperedPolyline(stroke.points[first...], radii: radii[first...], startCap: startCap)
+        }
+        return mask.addPolyline(stroke.points[first...], radius: stroke.radius, startCap: startCap)
     }
 
     /// Forgets the current stroke's coverage.

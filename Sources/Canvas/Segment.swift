@@ -50,6 +50,48 @@ struct Segment {
         return UInt8(value * 255 + 0.5)
     }
 
+    /// Coverage 0...255 of a tapered segment: `clamp(r(t) + 0.5 - d, 0, 1)` rounded, with the
+    /// outer radius `outerA` at `a` going linearly to `outerB` at `b`. Equal radii give
+    /// exactly `coverage(x:y:outer:)`.
+    @inline(__always)
+    func coverage(x: Double, y: Double, outerA: Double, outerB: Double) -> UInt8 {
+        let px = x - ax
+        let py = y - ay
+        var t = 0.0
+        if lengthSquared > 0 {
+            t = (px * dx + py * dy) * inverseLengthSquared
+            t = min(max(t, 0), 1)
+        }
+        let ex = px - t * dx
+        let ey = py - t * dy
+        let distance = (ex * ex + ey * ey).squareRoot()
+        let outer = outerA + (outerB - outerA) * t
+        let value = outer - distance
+        if value <= 0 { return 0 }
+        if value >= 1 { return 255 }
+        return UInt8(value * 255 + 0.5)
+    }
+
+    /// The x interval on row `y` that may be covered by a tapered segment: its discs at both
+    /// ends and its band at the wider radius (a superset: coverage is computed per pixel).
+    func taperedSpan(y: Double, outerA: Double, outerB: Double) -> (Double, Double)? {
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        for (cx, cy, radius) in [(ax, ay, outerA), (bx, by, outerB)] {
+            let dy = y - cy
+            if dy * dy <= radius * radius {
+                let half = (radius * radius - dy * dy).squareRoot()
+                lo = min(lo, cx - half)
+                hi = max(hi, cx + half)
+            }
+        }
+        if let (bandLo, bandHi) = span(y: y, radius: max(outerA, outerB)) {
+            lo = min(lo, bandLo)
+            hi = max(hi, bandHi)
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+
     /// The x interval on row `y` within `radius` of the side band or of the end point `b`.
     ///
     /// The disc around `a` is left out on purpose: in a polyline it is the previous

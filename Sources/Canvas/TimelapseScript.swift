@@ -1,7 +1,7 @@
 /// A stroke log's operations, replayed step by step onto a `LiveCanvas`.
 ///
-/// A step is one operation, or one point of a POINTS operation, so the frames of a time-lapse
-/// can stop in the middle of a long POINTS.
+/// A step is one operation, or one point of a POINTS (or PRESSURE_POINTS) operation, so the
+/// frames of a time-lapse can stop in the middle of a long POINTS.
 struct TimelapseScript: Sendable {
     let size: CanvasSize
     let operations: [DrawOperation]
@@ -22,8 +22,11 @@ struct TimelapseScript: Sendable {
         size = log.size
         self.operations = operations
         steps = operations.reduce(0) { total, op in
-            if case let .points(points) = op { return total + points.count }
-            return total + 1
+            switch op {
+            case let .points(points): total + points.count
+            case let .pressurePoints(points): total + points.count
+            default: total + 1
+            }
         }
     }
 
@@ -39,14 +42,24 @@ struct TimelapseScript: Sendable {
     func advance(_ canvas: inout LiveCanvas, _ position: inout Position, to target: Int) {
         while position.step < target, position.operation < operations.count {
             let op = operations[position.operation]
-            if case let .points(points) = op {
-                let take = min(points.count - position.point, target - position.step)
+            let count: Int? = switch op {
+            case let .points(points): points.count
+            case let .pressurePoints(points): points.count
+            default: nil
+            }
+            if let count {
+                let take = min(count - position.point, target - position.step)
                 if take > 0 {
-                    canvas.apply(.points(Array(points[position.point..<(position.point + take)])))
+                    let run = position.point..<(position.point + take)
+                    switch op {
+                    case let .points(points): canvas.apply(.points(Array(points[run])))
+                    case let .pressurePoints(points): canvas.apply(.pressurePoints(Array(points[run])))
+                    default: break
+                    }
                 }
                 position.point += take
                 position.step += take
-                if position.point >= points.count {
+                if position.point >= count {
                     position.operation += 1
                     position.point = 0
                 }

@@ -76,7 +76,7 @@ struct FrameCodecFuzzTests {
         }
         // The generator must actually reach both valid frames and every kind of rejection.
         #expect(accepted > 10000)
-        #expect(errors.count == 10, "\(errors)")
+        #expect(errors.count == 11, "\(errors)")
     }
 
     @Test func everyTruncationOfValidFramesIsRejectedAsTruncated() throws {

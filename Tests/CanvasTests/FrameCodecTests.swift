@@ -74,7 +74,7 @@ struct FrameCodecTests {
 
     @Test func unknownOpcodes() {
         #expect(error([0x00]) == .unknownOpcode(0, offset: 0))
-        #expect(error([0x05, 0x07]) == .unknownOpcode(7, offset: 1))
+        #expect(error([0x05, 0x09]) == .unknownOpcode(9, offset: 1))
         #expect(error([0x06, 0xFF]) == .unknownOpcode(0xFF, offset: 1))
     }
 

@@ -33,13 +33,16 @@ struct OperationGenerator {
     var rng: SplitMix64
     let size: CanvasSize
     let valid: Bool
+    /// Also pen-pressure strokes and points (PRESSURE_BEGIN, PRESSURE_POINTS), mixed with plain ones.
+    let pressure: Bool
     /// A small palette so fills meet regions of exactly their colour now and then.
     let palette = [RGB.black, RGB(r: 200, g: 30, b: 30), RGB(r: 30, g: 30, b: 200), RGB.white]
 
-    init(seed: UInt64, size: CanvasSize, valid: Bool = true) {
+    init(seed: UInt64, size: CanvasSize, valid: Bool = true, pressure: Bool = false) {
         rng = SplitMix64(seed: seed)
         self.size = size
         self.valid = valid
+        self.pressure = pressure
     }
 
     private mutating func legalPoint() -> Point {
@@ -60,9 +63,14 @@ struct OperationGenerator {
             switch rng.int(0...19) {
             case 0...5:
                 last = legalPoint()
-                ops.append(.begin(tool: rng.int(0...5) == 0 ? .eraser : .pen,
-                                  color: palette[rng.int(0...(palette.count - 1))],
-                                  width: UInt8(rng.int(1...12)), at: last))
+                let tool: Tool = rng.int(0...5) == 0 ? .eraser : .pen
+                let color = palette[rng.int(0...(palette.count - 1))]
+                let width = UInt8(rng.int(1...12))
+                if pressure, rng.int(0...1) == 0 {
+                    ops.append(.pressureBegin(tool: tool, color: color, width: width, pressure: UInt8(rng.int(1...255)), at: last))
+                } else {
+                    ops.append(.begin(tool: tool, color: color, width: width, at: last))
+                }
                 open = true
             case 6...11:
                 guard open || !valid else { continue }
@@ -73,7 +81,11 @@ struct OperationGenerator {
                     last = limits.contains(next) ? next : last
                     points.append(last)
                 }
-                ops.append(.points(points))
+                if pressure, rng.int(0...2) != 0 {
+                    ops.append(.pressurePoints(points.map { PressurePoint($0, pressure: UInt8(rng.int(1...255))) }))
+                } else {
+                    ops.append(.points(points))
+                }
             case 12...13:
                 guard open || !valid else { continue }
                 ops.append(.end)
@@ -116,7 +128,13 @@ struct SnapshotReference {
             snapshots.append(raster)
             open = Stroke(tool: tool, color: color, width: width, points: [point])
         case let .points(points):
-            open?.points += points
+            for point in points { open?.append(point, pressure: nil) }
+        case let .pressureBegin(tool, color, width, pressure, point):
+            close()
+            snapshots.append(raster)
+            open = Stroke(tool: tool, color: color, width: width, points: [point], pressures: [pressure])
+        case let .pressurePoints(points):
+            for entry in points { open?.append(entry.point, pressure: entry.pressure) }
         case .end:
             close()
         case let .fill(color, point):

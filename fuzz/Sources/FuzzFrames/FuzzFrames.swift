@@ -151,9 +151,13 @@ private func checkAccepted(
     var fills = 0
     for operation in operations {
         switch operation {
-        case .begin: points += 1
+        case .begin, .pressureBegin: points += 1
         case .points(let run):
             check(!run.isEmpty && run.count <= FrameCodec.maxPointsPerOperation, "POINTS run of \(run.count)")
+            points += run.count
+        case .pressurePoints(let run):
+            check(!run.isEmpty && run.count <= FrameCodec.maxPointsPerOperation, "PRESSURE_POINTS run of \(run.count)")
+            check(run.allSatisfy { $0.pressure > 0 }, "a pressure of 0 was accepted")
             points += run.count
         case .fill: fills += 1
         case .end, .undo, .clear: break
@@ -184,12 +188,15 @@ private func checkCompaction(_ drawing: Drawing) {
     check(replay.pointCount == drawing.pointCount, "point count \(replay.pointCount) vs \(drawing.pointCount)")
 }
 
-/// Joins consecutive POINTS runs: the encoder may split a long run at 1024 or at a frame edge.
+/// Joins consecutive POINTS (or PRESSURE_POINTS) runs: the encoder may split a long run at
+/// 1024 or at a frame edge.
 private func merged(_ operations: [DrawOperation]) -> [DrawOperation] {
     var result: [DrawOperation] = []
     for operation in operations {
         if case .points(let run) = operation, case .points(let previous)? = result.last {
             result[result.count - 1] = .points(previous + run)
+        } else if case .pressurePoints(let run) = operation, case .pressurePoints(let previous)? = result.last {
+            result[result.count - 1] = .pressurePoints(previous + run)
         } else {
             result.append(operation)
         }
@@ -275,6 +282,28 @@ func referenceDecode(_ bytes: [UInt8], size: CanvasSize, start: StrokeCursor) ->
                 run.append(point(last.x, last.y))
             }
             operations.append(.points(run))
+        case 0x07:
+            // PRESSURE_BEGIN (docs/PROTOCOL.md 12.4): BEGIN's body with a pressure 1...255
+            // after the width.
+            guard let toolByte = byte(), toolByte <= 1,
+                  let r = byte(), let g = byte(), let b = byte(), let strokeWidth = byte(),
+                  (1...64).contains(strokeWidth), let pressure = byte(), pressure > 0,
+                  let x = svarint(), let y = svarint(), legal(x, y) else { return nil }
+            let tool: Tool = toolByte == 0 ? .pen : .eraser
+            operations.append(.pressureBegin(tool: tool, color: RGB(r: r, g: g, b: b), width: strokeWidth, pressure: pressure, at: point(x, y)))
+            isOpen = true
+            last = (x, y)
+        case 0x08:
+            // PRESSURE_POINTS: POINTS with a pressure 1...255 after each point.
+            guard isOpen, let n = uvarint(), (1...1024).contains(n) else { return nil }
+            var run: [PressurePoint] = []
+            for _ in 0..<n {
+                guard let dx = svarint(), let dy = svarint() else { return nil }
+                last = (last.x + dx, last.y + dy)
+                guard legal(last.x, last.y), let pressure = byte(), pressure > 0 else { return nil }
+                run.append(PressurePoint(point(last.x, last.y), pressure: pressure))
+            }
+            operations.append(.pressurePoints(run))
         case 0x03:
             guard isOpen else { return nil }
             isOpen = false
