@@ -44,15 +44,18 @@ struct ReplayAccountingTests {
             .begin(tool: .pen, color: RGB(r: 1, g: 2, b: 3), width: 4, at: Point(x: 300, y: -20)),
             .points([Point(x: 301, y: -19), Point(x: 1000, y: 400)]), .end,
             .fill(color: RGB(r: 9, g: 9, b: 9), at: Point(x: 799, y: 599)), .undo, .clear,
+            .pressureBegin(tool: .eraser, color: .black, width: 30, pressure: 9, at: Point(x: 5, y: 5)),
+            .pressurePoints([PressurePoint(Point(x: 6, y: 700), pressure: 255), PressurePoint(Point(x: 7, y: 7), pressure: 1)]),
         ]
         let bytes = FrameCodec.encode(ops, cursor: &cursor)
         let split = OpFingerprints.of(bytes)
         #expect(split.complete)
-        #expect(split.fingerprints.count == 6)
-        #expect(Set(split.fingerprints).count == 6)
-        let cut = OpFingerprints.of(Array(bytes.dropLast(9)))
+        #expect(split.fingerprints.count == 8)
+        #expect(Set(split.fingerprints).count == 8)
+        let cut = OpFingerprints.of(Array(bytes.dropLast(2)))
         #expect(!cut.complete)
         #expect(OpFingerprints.of([0x07]).complete == false)
+        #expect(OpFingerprints.of([0x09]).complete == false)
     }
 
     @Test func inOrderDeliveryMatchesEveryOperation() {

@@ -43,6 +43,17 @@ enum OpFingerprints {
                     guard skipVarint(bytes, &index) else { return false }
                     remaining -= 1
                 }
+            case 0x07:  // PRESSURE_BEGIN: tool, r, g, b, width, pressure, x svarint, y svarint
+                index += 6
+                guard skipVarint(bytes, &index), skipVarint(bytes, &index) else { return false }
+            case 0x08:  // PRESSURE_POINTS: n, then n (dx, dy, pressure) triples
+                guard let n = readVarint(bytes, &index) else { return false }
+                var remaining = Int(n)
+                while remaining > 0 {
+                    guard skipVarint(bytes, &index), skipVarint(bytes, &index) else { return false }
+                    index += 1
+                    remaining -= 1
+                }
             case 0x03, 0x05, 0x06:  // END, UNDO, CLEAR
                 break
             case 0x04:  // FILL: r, g, b, x uvarint, y uvarint
