@@ -73,7 +73,7 @@ struct DrainClockTests {
     /// A graceful restart loses no stroke: frames a drawer sends after the server's 1012 went
     /// out, before its own close, are still applied to the canvas (RFC 6455 lets an
     /// endpoint receive until the handshake completes) and stored by the drain's flush.
-    @Test func strokesDrawnWhileTheRestartCloseIsOnItsWayAreKept() async throws {
+    @Test func strokesDrawnWhileTheRestartCloseIsOnItsWayAreKeptAndReachTheGuessers() async throws {
         let clock = ManualServerClock()
         try await withDrainingRuntime(clock) { runtime, port in
             let ada = TestClient.connect(port: port)
@@ -99,6 +99,10 @@ struct DrainClockTests {
             let after = (0..<4).map { strokeBytes(from: Point(x: 10 + $0 * 10, y: 300), to: Point(x: 20 + $0 * 10, y: 340)) }
             for frame in after { drawer.sendFrame(opcode: 2, frame) }
             drawer.sendFrame(opcode: 8, [0x03, 0xF4])
+            // The drawer is closed first: Bob's connection stays open until hers has closed,
+            // so he gets every stroke live, then his own 1012.
+            let strokes = (before + after).flatMap { $0 }
+            #expect(try await bob.nextBinary(bytes: strokes.count) == strokes)
             #expect(await bob.closeCode() == 1012)
             #expect(await drain.value == 0, "nobody was cut off")
             #expect(runtime.server.room(code)?.canvasState.frames == before.count + after.count)

@@ -50,6 +50,8 @@ package final class GameServer: Sendable {
         var addresses: AddressBudgets
         /// Set once by `beginDrain()`: connections registered later are told to come back.
         var draining = false
+        /// `whenClosed` callers: the connections each still waits for.
+        var closeWaiters: [(open: Set<ConnectionID>, then: @Sendable () -> Void)] = []
     }
 
     /// The drawings bots draw from: the shipped samples, and people's well-rated drawings
@@ -221,16 +223,19 @@ package final class GameServer: Sendable {
     /// The connection closed: the player keeps its seat for the grace period.
     func connectionClosed(_ connection: ConnectionID, player: PlayerID?, outbox: Outbox, ip: String) {
         let now = clock.now
-        let (room, count): (LiveRoom?, Int) = changingMembership { d in
+        let (room, count, waiters): (LiveRoom?, Int, [@Sendable () -> Void]) = changingMembership { d in
+            var waiters: [@Sendable () -> Void] = []
             if d.outboxes[connection] === outbox {
                 d.outboxes[connection] = nil
                 d.addresses.closed(from: ip)
+                waiters = d.noteClosed(connection)
             }
             d.greeted.remove(connection)
-            guard let player, d.lobby.players[player]?.connection == connection else { return (nil, d.outboxes.count) }
+            guard let player, d.lobby.players[player]?.connection == connection else { return (nil, d.outboxes.count, waiters) }
             d.lobby.disconnected(player, connection: connection, now: now)
-            return (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, d.outboxes.count)
+            return (d.lobby.players[player]?.room.flatMap { d.rooms[$0] }, d.outboxes.count, waiters)
         }
+        for waiter in waiters { waiter() }
         metrics.connections.record(count)
         if let player, let room { room.detach(player, outbox: outbox) }
         if count == 0 { connectionsClosed.fire() }

@@ -267,6 +267,9 @@ package final class LiveRoom: Sendable {
 
     var summary: RoomSummary { withRoom { $0.room.summary } }
 
+    /// Who draws now (choosing or drawing), if anyone.
+    var drawer: PlayerID? { withRoom { $0.room.drawer } }
+
     func view(now: Timestamp) -> RoomView { withRoom { $0.room.view(for: nil, now: now) } }
 
     /// A copy of the current drawing and its version, to render off the actor.

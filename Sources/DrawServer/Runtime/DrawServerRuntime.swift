@@ -193,6 +193,7 @@ package final class DrawServerRuntime: Sendable {
     func drain() async -> Int {
         readiness.set(.draining)
         server.admission.stop()
+        await closeDrawersFirst()
         if let postgres { await handOver(postgres) }
         // Set before anyone is told, so a test that sees its 1012 and advances virtual time
         // cannot move the deadline on.
@@ -225,6 +226,34 @@ extension DrawServerRuntime {
     /// How long the drain waits for aborted connections to finish closing before it flushes
     /// the store anyway.
     static let abortPatience: Duration = .seconds(1)
+
+    /// How long a restart waits for the players drawing to close before it closes everyone
+    /// else (a drawer that never answers its close only delays the rest this long).
+    static let drawerClosePatience: Duration = .seconds(1)
+
+    /// A restart closes the connections of the players drawing first and waits for them to
+    /// close, then everyone else's. Why: a drawer keeps sending until it reads the 1012; what
+    /// it sent before its own close frame is still applied, and now also reaches the room's
+    /// guessers live, whose connections are still open, instead of only the canvas they get
+    /// back after reconnecting (the replay counted such operations lost: issue 35).
+    func closeDrawersFirst() async {
+        let drawers = server.drawerConnections()
+        guard !drawers.isEmpty else { return }
+        for outbox in drawers.values {
+            outbox.close(code: .serviceRestart, reason: Self.restartReason)
+        }
+        let deadline = server.clock.now + DurationText.milliseconds(Self.drawerClosePatience)
+        let loop = eventLoopGroup.any()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = Atomic<Bool>(false)
+            let resume: @Sendable () -> Void = {
+                if once.exchange(true, ordering: .acquiringAndReleasing) == false { continuation.resume() }
+            }
+            server.clock.run(at: deadline, on: loop, resume)
+            server.whenClosed(Set(drawers.keys), resume)
+        }
+        logger.info("drawers closed first", metadata: ["drawers": "\(drawers.count)", "still open": "\(server.drawerConnections().count)"])
+    }
 
     /// Returns once no connection is open or at `deadline`, whichever comes first. On the
     /// server's clock, so a test on virtual time reaches the deadline by advancing it; the
