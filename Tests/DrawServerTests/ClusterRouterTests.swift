@@ -74,11 +74,51 @@ struct ClusterRouterTests {
                 "the node that allowed it spent it already")
     }
 
+    /// A node that drains says so and stops announcing itself; the others hold its rooms
+    /// out of the directory until it announces itself again (restarted).
+    @Test func aDrainingNodeIsHeldOutUntilItAnnouncesItselfAgain() {
+        var a = ClusterRouter(nodeID: "a", advertise: "http://a")
+        var b = ClusterRouter(nodeID: "b", advertise: "http://b")
+        _ = a.tick(now: at(0))
+        #expect(b.heard(.node(id: "a", url: "http://a"), now: at(1), isConnectedHere: { _ in false }) == [.publish(.node(id: "b", url: "http://b"))])
+        #expect(a.startDraining() == [.publish(.draining(node: "a"))])
+        #expect(a.tick(now: at(10_000)).isEmpty, "a draining node no longer announces itself")
+        #expect(b.heard(.draining(node: "a"), now: at(2), isConnectedHere: { _ in false }) == [.nodeDraining("a", true)])
+        #expect(b.heard(.draining(node: "a"), now: at(3), isConnectedHere: { _ in false }).isEmpty, "said once")
+        #expect(b.drainingPeers == ["a"])
+        let room = RoomCode(parsing: "CCCCCC")!
+        _ = b.heard(.moved(room: "CCCCCC", node: "a", players: ["p"]), now: at(2), isConnectedHere: { _ in false })
+        #expect(b.movedRoom(of: PlayerID("p"), now: at(3))?.room == room)
+        var c = b
+        _ = c.heard(.node(id: "a", url: "http://a"), now: at(3), isConnectedHere: { _ in false })
+        _ = c.heard(.draining(node: "a"), now: at(3), isConnectedHere: { _ in false })
+        #expect(c.movedRoom(of: PlayerID("p"), now: at(4)) == nil, "a room moved to a node that drains is moving again")
+        // The restarted process announces itself: its rooms may be listed again.
+        #expect(b.heard(.node(id: "a", url: "http://a"), now: at(4), isConnectedHere: { _ in false }) == [.nodeDraining("a", false)])
+        #expect(b.drainingPeers.isEmpty)
+        #expect(a.heard(.draining(node: "a"), now: at(5), isConnectedHere: { _ in false }).isEmpty, "its own echo")
+    }
+
+    @Test func theDirectoryLeavesOutTheRoomsOfDrainingNodes() throws {
+        let remote = RemoteRooms()
+        let (one, two) = (try #require(RoomCode(parsing: "AAAAAA")), try #require(RoomCode(parsing: "BBBBBB")))
+        var directory = RemoteRooms.Directory()
+        directory.owners = [one: "a", two: "b"]
+        remote.replace(directory)
+        remote.setDraining("a", true)
+        #expect(remote.owner(of: one) == nil && remote.owner(of: two) == "b")
+        remote.replace(directory)
+        #expect(remote.owner(of: one) == nil, "a refresh keeps a draining node's rooms out")
+        remote.setDraining("a", false)
+        remote.replace(directory)
+        #expect(remote.owner(of: one) == "a")
+    }
+
     @Test func payloadsRoundTripAndGarbageIsIgnored() {
         let messages: [ClusterMessage] = [
             .node(id: "n1", url: "http://127.0.0.1:1"), .invite(id: "n1/1", origin: "n1", target: "p", text: #"{"t":"invited","x":"\""}"#),
             .delivered(id: "n1/1", origin: "n1"), .released(node: "n1", rooms: ["ABCDEF"]), .moved(room: "ABCDEF", node: "n2", players: ["p"]),
-            .roomCreation(node: "n1", address: "2001:db8::1"),
+            .roomCreation(node: "n1", address: "2001:db8::1"), .draining(node: "n3"),
         ]
         for message in messages { #expect(ClusterMessage(payload: message.payload) == message) }
         #expect(ClusterMessage(payload: "not json") == nil)

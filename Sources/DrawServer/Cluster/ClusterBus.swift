@@ -130,6 +130,13 @@ final class ClusterBus: RemoteRooms.Messenger {
         }
     }
 
+    /// This node starts draining: the other nodes stop sending joins here for its rooms.
+    /// Awaited, so they hear it before its players are asked to reconnect.
+    func announceDraining() async {
+        let actions = router.withLock { $0.startDraining() }
+        for case .publish(let message) in actions { await publish(message) }
+    }
+
     /// This node let `address` create a room.
     func roomCreated(by address: String) {
         pass(router.withLock { $0.roomCreated(by: address) })
@@ -203,6 +210,8 @@ final class ClusterBus: RemoteRooms.Messenger {
                 }
             case .spendRoomCreation(let address):
                 server.roomCreatedElsewhere(by: address)
+            case .nodeDraining(let node, let draining):
+                server.remoteRooms.setDraining(node, draining)
             }
         }
     }

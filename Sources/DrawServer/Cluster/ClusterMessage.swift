@@ -22,6 +22,9 @@ enum ClusterMessage: Sendable, Equatable, Codable {
     /// `node` let `address` create a room: the other nodes spend it from that address's
     /// budget too, so the budget holds across the cluster, not once per node.
     case roomCreation(node: String, address: String)
+    /// `node` is draining (a restart): its rooms are about to move, so a join for one of
+    /// them waits for the node that takes it over instead of being sent to `node`.
+    case draining(node: String)
 
     private enum CodingKeys: String, CodingKey { case k, id, url, origin, target, text, node, rooms, room, players, address }
 
@@ -39,6 +42,7 @@ enum ClusterMessage: Sendable, Equatable, Codable {
                           players: try c.decode([String].self, forKey: .players))
         case "roomCreation":
             self = .roomCreation(node: try c.decode(String.self, forKey: .node), address: try c.decode(String.self, forKey: .address))
+        case "draining": self = .draining(node: try c.decode(String.self, forKey: .node))
         case let kind: throw DecodingError.dataCorruptedError(forKey: .k, in: c, debugDescription: "unknown kind \(kind)")
         }
     }
@@ -60,6 +64,8 @@ enum ClusterMessage: Sendable, Equatable, Codable {
             try c.encode(players, forKey: .players)
         case .roomCreation(let node, let address):
             try c.encode("roomCreation", forKey: .k); try c.encode(node, forKey: .node); try c.encode(address, forKey: .address)
+        case .draining(let node):
+            try c.encode("draining", forKey: .k); try c.encode(node, forKey: .node)
         }
     }
 

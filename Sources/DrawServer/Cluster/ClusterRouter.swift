@@ -33,6 +33,9 @@ struct ClusterRouter: Sendable {
         case redirect(players: [PlayerID], room: RoomCode, node: String)
         /// Another node let `address` create a room: spend it here too.
         case spendRoomCreation(address: String)
+        /// `node` drains (true) or runs again after a restart (false): its rooms are
+        /// moving, so joins for them wait for their next node.
+        case nodeDraining(String, Bool)
     }
 
     private struct Pending: Sendable, Equatable {
@@ -53,6 +56,10 @@ struct ClusterRouter: Sendable {
     private var sequence = 0
     private var nextAnnounce: Timestamp?
     private var moves: [PlayerID: (room: RoomCode, node: String, until: Timestamp)] = [:]
+    /// Set once this node starts draining: it no longer announces itself.
+    private(set) var isDraining = false
+    /// Other nodes that said they drain and have not announced themselves since.
+    private(set) var drainingPeers: Set<String> = []
 
     init(nodeID: String, advertise: String, configuration: Configuration = Configuration()) {
         self.nodeID = nodeID
@@ -86,6 +93,12 @@ struct ClusterRouter: Sendable {
         return [.publish(.invite(id: id, origin: nodeID, target: target.rawValue, text: text))]
     }
 
+    /// This node starts draining: the others are told, and it stops announcing itself.
+    mutating func startDraining() -> [Action] {
+        isDraining = true
+        return [.publish(.draining(node: nodeID))]
+    }
+
     /// This node let `address` create a room: the others are told.
     func roomCreated(by address: String) -> [Action] {
         [.publish(.roomCreation(node: nodeID, address: address))]
@@ -99,8 +112,17 @@ struct ClusterRouter: Sendable {
             guard id != nodeID else { return [] }
             let isNew = peers[id] == nil
             peers[id] = Peer(url: url, heardAt: now)
+            var actions: [Action] = []
+            // A draining node stops announcing itself: one that does again has restarted.
+            if drainingPeers.remove(id) != nil { actions.append(.nodeDraining(id, false)) }
             // A node that just started learns where this one is without waiting a period.
-            return isNew ? [.publish(.node(id: nodeID, url: advertise))] : []
+            if isNew, !isDraining { actions.append(.publish(.node(id: nodeID, url: advertise))) }
+            return actions
+        case .draining(let node):
+            guard node != nodeID, drainingPeers.insert(node).inserted else { return [] }
+            // Rooms that moved to it are moving again: their players are not sent there.
+            moves = moves.filter { $0.value.node != node }
+            return [.nodeDraining(node, true)]
         case .invite(let id, let origin, let target, let text):
             guard origin != nodeID else { return [] }
             let player = PlayerID(target)
@@ -132,7 +154,7 @@ struct ClusterRouter: Sendable {
             pending[id] = nil
             actions.append(.notOnline(sender: request.sender))
         }
-        if nextAnnounce.map({ now >= $0 }) ?? true {
+        if !isDraining, nextAnnounce.map({ now >= $0 }) ?? true {
             nextAnnounce = now + DurationText.milliseconds(configuration.announceEvery)
             actions.append(.publish(.node(id: nodeID, url: advertise)))
         }

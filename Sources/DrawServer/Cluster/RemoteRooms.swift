@@ -31,9 +31,13 @@ final class RemoteRooms: Sendable {
     /// The other nodes, or nil on a single node.
     private let messenger: (any Messenger)?
 
-    init(store: (any SharedStore)? = nil, messenger: (any Messenger)? = nil) {
+    /// Waits between asks for a room whose lease a draining node still holds.
+    private let clock: ServerClock
+
+    init(store: (any SharedStore)? = nil, messenger: (any Messenger)? = nil, clock: ServerClock = ServerClock()) {
         self.store = store
         self.messenger = messenger
+        self.clock = clock
     }
 
     struct Directory: Sendable {
@@ -46,6 +50,19 @@ final class RemoteRooms: Sendable {
         var allRooms: [Listed] = []
         /// Nodes that stamped their heartbeat within a lease's length, this one included.
         var liveNodes = 1
+        /// Nodes that said they drain (`ClusterMessage.draining`): their rooms are left out
+        /// of the directory, as they are about to move.
+        var draining: Set<String> = []
+
+        /// The directory without the rooms of `nodes`.
+        func without(_ nodes: Set<String>) -> Directory {
+            guard !nodes.isEmpty else { return self }
+            var copy = self
+            copy.owners = owners.filter { !nodes.contains($0.value) }
+            copy.publicRooms = publicRooms.filter { copy.owners[$0.code] != nil }
+            copy.allRooms = allRooms.filter { !nodes.contains($0.node) }
+            return copy
+        }
     }
 
     /// A room another node runs, as the moderator's room list shows it.
@@ -111,19 +128,60 @@ final class RemoteRooms: Sendable {
     /// The node that runs `code`: from the directory, else from the store. A room made on
     /// another node since the last refresh is joinable at once (an invite link clicked
     /// straight away), not `room_not_found` until the refresh.
-    func findOwner(of code: RoomCode) async -> String? {
+    ///
+    /// A room of a draining node is about to move: its lease is still that node's until its
+    /// last changes are written, then nobody's until another node takes it over. The store
+    /// is asked again until another node holds it, or `isHere` says this node took it (then
+    /// nil, and the caller finds the room here).
+    func findOwner(of code: RoomCode, isHere: (RoomCode) -> Bool = { _ in false }) async -> String? {
         if let node = owner(of: code) { return node }
-        guard let node = await store?.leaseHolder(of: code) else { return nil }
-        // Until the next refresh replaces the directory, with this room in it.
-        directory.withLock { $0.owners[code] = $0.owners[code] ?? node }
-        return node
+        guard let store else { return nil }
+        let deadline = clock.elapsed() + Self.drainingPatience
+        var moving = false
+        while true {
+            let holder = await store.leaseHolder(of: code)
+            if let node = holder, !isDraining(node) {
+                // Until the next refresh replaces the directory, with this room in it.
+                directory.withLock { $0.owners[code] = $0.owners[code] ?? node }
+                return node
+            }
+            // Nobody holds it and nobody was handing it over: there is no such room.
+            if holder != nil { moving = true }
+            guard moving, !isHere(code), clock.elapsed() < deadline else { return nil }
+            await clock.sleep(Self.drainingAskEvery)
+        }
     }
 
     var publicRooms: [RoomSummary] { directory.withLock { $0.publicRooms } }
 
     var allRooms: [Listed] { directory.withLock { $0.allRooms } }
 
-    func replace(_ new: Directory) { directory.withLock { $0 = new } }
+    func replace(_ new: Directory) {
+        directory.withLock { d in
+            let draining = d.draining
+            d = new.without(draining)
+            d.draining = draining
+        }
+    }
+
+    /// `node` drains, or runs again after its restart.
+    func setDraining(_ node: String, _ draining: Bool) {
+        directory.withLock { d in
+            if draining {
+                d.draining.insert(node)
+                d = d.without([node])
+            } else {
+                d.draining.remove(node)
+            }
+        }
+    }
+
+    func isDraining(_ node: String) -> Bool { directory.withLock { $0.draining.contains(node) } }
+
+    /// How long a join for a room of a draining node waits for another node to take the
+    /// room over, asking the store every `drainingAskEvery`.
+    static let drainingPatience = Duration.seconds(3)
+    static let drainingAskEvery = Duration.milliseconds(100)
 
     /// `{"t":"redirect","room":CODE,"node":NODE,"path":"/ws?node=NODE"}` (docs/PROTOCOL.md).
     static func redirectMessage(room: RoomCode, node: String) -> [UInt8] {

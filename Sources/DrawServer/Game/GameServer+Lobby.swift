@@ -32,8 +32,9 @@ extension GameServer {
         }
     }
 
-    /// `join` by code.
-    func join(_ player: PlayerID, code text: String, watching: Bool = false, outbox: Outbox) -> ProtocolError? {
+    /// `join` by code. `askedTheStore`: the store was asked already (a second try for a room
+    /// that came to this node meanwhile): a miss now is `room_not_found`.
+    func join(_ player: PlayerID, code text: String, watching: Bool = false, outbox: Outbox, askedTheStore: Bool = false) -> ProtocolError? {
         let clustered = remoteRooms.looksUpPlayers
         let found: Result<(LiveRoom, String), ProtocolError>? = withDirectory { d in
             guard let record = d.lobby.players[player] else { return .failure(ProtocolError(.badMessage, "say hello first")) }
@@ -56,13 +57,18 @@ extension GameServer {
                 remoteRooms.sendRedirect(room: code, node: node, to: outbox)
                 return nil
             }
-            // Not in the directory yet (made on another node since its last refresh): the
-            // store says, and the answer follows.
-            guard remoteRooms.looksUpOwners else { return error }
+            // Not in the directory yet (made on another node since its last refresh, or
+            // moving off a draining node): the store says, and the answer follows.
+            guard remoteRooms.looksUpOwners, !askedTheStore else { return error }
             let (remoteRooms, refusal) = (self.remoteRooms, error.withRef("join"))
             Task {
-                if let node = await remoteRooms.findOwner(of: code) {
+                if let node = await remoteRooms.findOwner(of: code, isHere: { self.room($0) != nil }) {
                     remoteRooms.sendRedirect(room: code, node: node, to: outbox)
+                } else if self.room(code) != nil {
+                    // Taken over by this node meanwhile (from a node that drained or died).
+                    if let refused = self.join(player, code: text, watching: watching, outbox: outbox, askedTheStore: true) {
+                        self.send(.error(refused.withRef("join")), to: outbox)
+                    }
                 } else {
                     self.send(.error(refusal), to: outbox)
                 }

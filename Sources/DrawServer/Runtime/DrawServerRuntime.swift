@@ -75,7 +75,7 @@ package final class DrawServerRuntime: Sendable {
             let server = GameServer(
                 configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup,
                 readPollers: pollers, clock: clock, moderation: Moderation(store: postgres, archive: postgres),
-                remoteRooms: RemoteRooms(store: postgres, messenger: bus), lockAudit: lockAudit
+                remoteRooms: RemoteRooms(store: postgres, messenger: bus, clock: clock), lockAudit: lockAudit
             )
             self.server = server
             self.bus = bus
@@ -193,6 +193,8 @@ package final class DrawServerRuntime: Sendable {
     func drain() async -> Int {
         readiness.set(.draining)
         server.admission.stop()
+        // Before anyone is asked to reconnect: the other nodes stop sending joins here.
+        await bus?.announceDraining()
         await closeDrawersFirst()
         if let postgres { await handOver(postgres) }
         // Set before anyone is told, so a test that sees its 1012 and advances virtual time

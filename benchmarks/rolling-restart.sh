@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Rolling restart under load (issue 35; docs/SCALING.md): three nodes behind HAProxy
+# (scripts/cluster), `drawserver replay --reconnect` through the balancer with --rooms x
+# --players drawing, and after --warm seconds each node in turn restarted with SIGTERM
+# (`scripts/cluster restart NODE`: it closes its rooms' drawers first, hands its rooms over
+# and exits; a new process starts on the same port), --gap seconds apart. A planned restart
+# must lose nothing, so the replay demands every operation delivered (--min-ratio 1).
+# Prints, per restart: players dropped, back, reconnect p50/p99/max, operations lost; then
+# the run's delivery (expected, delivered, lost) and the replay's exit status.
+#
+# Usage: benchmarks/rolling-restart.sh [--nodes N (3)] [--rooms N (24)] [--players N (4)]
+#                                      [--warm S (6)] [--gap S (6)] [--out DIR]
+# Environment: DRAWSERVER_BIN (default .build/release/drawserver when it exists, else
+# .build/debug/drawserver), PYTHON (python3). Needs scripts/setup.d/30-postgres.
+# Exits non-zero when an operation was lost or a player did not come back. The nodes' logs
+# are kept in OUT/logs.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+nodes=3 rooms=24 players=4 warm=6 gap=6 out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --nodes) nodes=$2; shift 2 ;;
+        --rooms) rooms=$2; shift 2 ;;
+        --players) players=$2; shift 2 ;;
+        --warm) warm=$2; shift 2 ;;
+        --gap) gap=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        *) sed -n '2,15p' "$0"; exit 2 ;;
+    esac
+done
+if [ -z "${DRAWSERVER_BIN:-}" ]; then
+    DRAWSERVER_BIN=$root/.build/release/drawserver
+    [ -x "$DRAWSERVER_BIN" ] || DRAWSERVER_BIN=$root/.build/debug/drawserver
+fi
+export DRAWSERVER_BIN
+python=${PYTHON:-python3}
+out=${out:-$(mktemp -d /tmp/rolling-restart.XXXXXX)}
+mkdir -p "$out"
+export DRAWSERVER_CLUSTER_DIR=$out/cluster
+trap 'mkdir -p "$out/logs"; cp "$out"/cluster/*.log "$out/logs/" 2>/dev/null; "$root/scripts/cluster" down >/dev/null 2>&1 || true' EXIT
+
+# One address (the load generator) makes every room: lift the per-address limits.
+status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --ip-room-rate 1000000/1s --log-level warning)
+url=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
+node_urls=$($python -c 'import json, sys; print(" ".join(n["url"] for n in json.loads(sys.argv[1])["nodes"]))' "$status")
+echo "rolling-restart: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
+
+duration=$((warm + nodes * gap + 4))
+"$DRAWSERVER_BIN" replay --url "${url/http:/ws:}/ws" --rooms "$rooms" --players "$players" --reconnect \
+    --connect-first --duration "$duration" --warmup 0 --drain 3 --min-ratio 1 --quiet \
+    --json "$out/replay.json" >"$out/replay.txt" 2>&1 &
+replay=$!
+connected() {
+    local total=0 u n
+    for u in $node_urls; do
+        n=$(curl -fsS "$u/metrics" 2>/dev/null | awk '$1 == "drawserver_connections" {print int($2)}')
+        total=$((total + ${n:-0}))
+    done
+    echo "$total"
+}
+deadline=$((SECONDS + 120))
+while [ "$(connected)" -lt $((rooms * players)) ]; do
+    kill -0 $replay 2>/dev/null && [ $SECONDS -lt $deadline ] || { echo "rolling-restart: the players did not all connect" >&2; cat "$out/replay.txt" >&2; exit 1; }
+    sleep 0.5
+done
+sleep "$warm"
+for k in $(seq 1 "$nodes"); do
+    "$root/scripts/cluster" restart "node$k" >/dev/null
+    echo "rolling-restart: node$k restarted" >&2
+    sleep "$gap"
+done
+status=0
+wait $replay || status=$?
+
+$python - "$out/replay.json" "$status" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+replay_status = int(sys.argv[2])
+outages = summary.get("outages") or []
+lost = 0
+missing = 0
+for i, o in enumerate(outages, 1):
+    print(f"restart {i}: {o['clients']} players dropped, {o['recovered']} back, {o['refused']} refused; "
+          f"reconnect p50 {o['reconnectMsP50']:.0f} ms, p99 {o['reconnectMsP99']:.0f} ms, max {o['reconnectMsMax']:.0f} ms; "
+          f"operations lost {o['opsLost']}; close codes {o['closeCodes']}")
+    lost += o["opsLost"]
+    missing += o["clients"] - o["recovered"]
+d = summary["delivery"]
+print(f"delivery: {d['expected']} expected, {d['delivered']} delivered, {d['lost']} lost")
+print(f"redirects followed: {summary.get('redirects', 0)}; clients closed early: {summary.get('unexpectedCloses', 0)} {summary.get('closeCodes') or ''}")
+print(f"replay exit status {replay_status} (--min-ratio 1)")
+ok = outages and lost == 0 and missing == 0 and d["lost"] == 0 and replay_status == 0
+sys.exit(0 if ok else 1)
+PY
+echo "rolling-restart: files in $out" >&2
