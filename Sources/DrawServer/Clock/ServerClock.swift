@@ -17,8 +17,9 @@ import Synchronization
 /// time while the loops are busy, which is exactly when it does expire). A test hands in a
 /// `ManualServerClock` instead: time then moves only when the test advances it, and a
 /// room's turn, hints and bots, a writer's ten-minute fault or a lease's expiry play out
-/// without waiting for real time. (Connections' own deadlines read their event loop's clock,
-/// `ShellClock`, so an `EmbeddedEventLoop` moves them.)
+/// without waiting for real time. A connection's own deadlines (its heartbeat, when its
+/// peer was last heard) read its event loop's time, `ServerClock.of(loop)`, so a test of one
+/// connection on an `EmbeddedEventLoop` moves them with the loop's `advanceTime`.
 package struct ServerClock: Sendable {
     /// Time since the clock's origin.
     private let read: @Sendable () -> Duration
@@ -74,6 +75,30 @@ package struct ServerClock: Sendable {
                 if !cancelled.isSet { body() }
             }
             return ClockTimer { cancelled.set() }
+        }
+    }
+
+    /// `loop`'s own time: real on a running loop, virtual on an `EmbeddedEventLoop`. Its
+    /// timers are `loop`'s (all of them: a connection's clock has no work off its loop).
+    static func of(_ loop: any EventLoop) -> ServerClock {
+        ServerClock(loop: loop)
+    }
+
+    private init(loop: any EventLoop) {
+        let origin = loop.now.uptimeNanoseconds
+        let read: @Sendable () -> Duration = { .nanoseconds(Int64(bitPattern: loop.now.uptimeNanoseconds &- origin)) }
+        self.read = read
+        // Instants are the process's clock, not the loop's: a connection's clock is never asked.
+        elapsedAt = { _ in read() }
+        wake = { delay, target, body in
+            target.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
+        }
+        wakeOffLoop = { delay, body in
+            loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
+        }
+        schedule = { delay, body in
+            let task = loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
+            return ClockTimer { task.cancel() }
         }
     }
 

@@ -1,4 +1,5 @@
 import NIOCore
+import Rooms
 import Synchronization
 
 /// When the peer last sent anything (data, a pong, a ping), noted by `SocketHandler`
@@ -6,14 +7,12 @@ import Synchronization
 final class ActivityMonitor: Sendable {
     private let lastRead = Atomic<Int64>(0)
     private let readsHeld = Atomic<Bool>(false)
-    private let clock: ShellClock
-    private let origin: UInt64
+    private let clock: ServerClock
 
-    /// `clock` is the connection's event loop's (`ShellClock.of`), the clock its heartbeat's
+    /// `clock` is the connection's event loop's (`ServerClock.of`), the clock its heartbeat's
     /// timers run on, so both move together, on virtual time too.
-    init(clock: ShellClock = .system) {
+    init(clock: ServerClock = ServerClock()) {
         self.clock = clock
-        origin = clock.nanoseconds()
     }
 
     /// Whether the server itself is not reading the connection (its session has messages
@@ -32,10 +31,7 @@ final class ActivityMonitor: Sendable {
     }
 
     /// Milliseconds since the monitor started.
-    var nowMs: Int64 {
-        let now = clock.nanoseconds()
-        return Int64((now &- min(now, origin)) / 1_000_000)
-    }
+    var nowMs: Int64 { clock.now.milliseconds }
 
     var lastReadMs: Int64 { lastRead.load(ordering: .relaxed) }
 }
