@@ -28,21 +28,7 @@ while [ $# -gt 0 ]; do
         *) sed -n '2,17p' "$0"; exit 2 ;;
     esac
 done
-if [ -z "${DRAWSERVER_BIN:-}" ]; then
-    DRAWSERVER_BIN=$root/.build/release/drawserver
-    [ -x "$DRAWSERVER_BIN" ] || DRAWSERVER_BIN=$root/.build/debug/drawserver
-fi
-export DRAWSERVER_BIN
-python=${PYTHON:-python3}
-out=${out:-$(mktemp -d /tmp/reconnect-storm.XXXXXX)}
-mkdir -p "$out"
-export DRAWSERVER_CLUSTER_DIR=$out/cluster
-trap '"$root/scripts/cluster" down >/dev/null 2>&1 || true' EXIT
-
-# One address (the load generator) makes every room: lift the per-address limits.
-status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --ip-room-rate 1000000/1s --log-level warning)
-url=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
-pids=$($python -c 'import json, sys; print(" ".join(str(n["pid"]) for n in json.loads(sys.argv[1])["nodes"]))' "$status")
+. "$root/benchmarks/cluster-replay.sh"
 echo "reconnect-storm: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
 
 cpu_ticks() { # the nodes' utime+stime, in clock ticks
@@ -59,20 +45,7 @@ cpu_ticks() { # the nodes' utime+stime, in clock ticks
 replay=$!
 # The connect phase first (every seat joined: the nodes' connection gauges add up), then
 # --warm seconds of drawing.
-node_urls=$($python -c 'import json, sys; print(" ".join(n["url"] for n in json.loads(sys.argv[1])["nodes"]))' "$status")
-connected() {
-    local total=0 u n
-    for u in $node_urls; do
-        n=$(curl -fsS "$u/metrics" 2>/dev/null | awk '$1 == "drawserver_connections" {print int($2)}')
-        total=$((total + ${n:-0}))
-    done
-    echo "$total"
-}
-deadline=$((SECONDS + 120))
-while [ "$(connected)" -lt $((rooms * players)) ]; do
-    kill -0 $replay 2>/dev/null && [ $SECONDS -lt $deadline ] || { echo "reconnect-storm: the players did not all connect" >&2; cat "$out/replay.txt" >&2; exit 1; }
-    sleep 0.5
-done
+wait_connected $((rooms * players)) $replay "$out/replay.txt"
 sleep "$warm"
 before=$(cpu_ticks)
 started=$(date +%s.%N)

@@ -28,21 +28,7 @@ while [ $# -gt 0 ]; do
         *) sed -n '2,15p' "$0"; exit 2 ;;
     esac
 done
-if [ -z "${DRAWSERVER_BIN:-}" ]; then
-    DRAWSERVER_BIN=$root/.build/release/drawserver
-    [ -x "$DRAWSERVER_BIN" ] || DRAWSERVER_BIN=$root/.build/debug/drawserver
-fi
-export DRAWSERVER_BIN
-python=${PYTHON:-python3}
-out=${out:-$(mktemp -d /tmp/rolling-restart.XXXXXX)}
-mkdir -p "$out"
-export DRAWSERVER_CLUSTER_DIR=$out/cluster
-trap 'mkdir -p "$out/logs"; cp "$out"/cluster/*.log "$out/logs/" 2>/dev/null; "$root/scripts/cluster" down >/dev/null 2>&1 || true' EXIT
-
-# One address (the load generator) makes every room: lift the per-address limits.
-status=$("$root/scripts/cluster" up --nodes "$nodes" -- --max-connections-per-ip 0 --ip-room-rate 1000000/1s --log-level warning)
-url=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["url"])' "$status")
-node_urls=$($python -c 'import json, sys; print(" ".join(n["url"] for n in json.loads(sys.argv[1])["nodes"]))' "$status")
+. "$root/benchmarks/cluster-replay.sh"
 echo "rolling-restart: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
 
 duration=$((warm + nodes * gap + 4))
@@ -50,19 +36,7 @@ duration=$((warm + nodes * gap + 4))
     --connect-first --duration "$duration" --warmup 0 --drain 3 --min-ratio 1 --quiet \
     --json "$out/replay.json" >"$out/replay.txt" 2>&1 &
 replay=$!
-connected() {
-    local total=0 u n
-    for u in $node_urls; do
-        n=$(curl -fsS "$u/metrics" 2>/dev/null | awk '$1 == "drawserver_connections" {print int($2)}')
-        total=$((total + ${n:-0}))
-    done
-    echo "$total"
-}
-deadline=$((SECONDS + 120))
-while [ "$(connected)" -lt $((rooms * players)) ]; do
-    kill -0 $replay 2>/dev/null && [ $SECONDS -lt $deadline ] || { echo "rolling-restart: the players did not all connect" >&2; cat "$out/replay.txt" >&2; exit 1; }
-    sleep 0.5
-done
+wait_connected $((rooms * players)) $replay "$out/replay.txt"
 sleep "$warm"
 for k in $(seq 1 "$nodes"); do
     "$root/scripts/cluster" restart "node$k" >/dev/null

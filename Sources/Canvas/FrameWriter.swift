@@ -11,14 +11,7 @@ struct FrameWriter {
     mutating func write(_ op: DrawOperation) {
         switch op {
         case let .begin(tool, color, width, point):
-            bytes.append(Opcode.begin)
-            bytes.append(tool.rawValue)
-            appendColor(color)
-            bytes.append(width)
-            appendSigned(point.x)
-            appendSigned(point.y)
-            cursor.isOpen = true
-            cursor.last = point
+            writeBegin(tool: tool, color: color, width: width, pressure: nil, at: point)
         case let .points(points):
             var start = points.startIndex
             while start < points.endIndex {
@@ -43,15 +36,7 @@ struct FrameWriter {
             bytes.append(Opcode.clear)
             cursor.isOpen = false
         case let .pressureBegin(tool, color, width, pressure, point):
-            bytes.append(Opcode.pressureBegin)
-            bytes.append(tool.rawValue)
-            appendColor(color)
-            bytes.append(width)
-            bytes.append(max(pressure, 1))
-            appendSigned(point.x)
-            appendSigned(point.y)
-            cursor.isOpen = true
-            cursor.last = point
+            writeBegin(tool: tool, color: color, width: width, pressure: max(pressure, 1), at: point)
         case let .pressurePoints(points):
             var start = points.startIndex
             while start < points.endIndex {
@@ -75,6 +60,19 @@ struct FrameWriter {
             last = entry.point
         }
         cursor.last = last
+    }
+
+    /// BEGIN, or PRESSURE_BEGIN with `pressure`.
+    private mutating func writeBegin(tool: Tool, color: RGB, width: UInt8, pressure: UInt8?, at point: Point) {
+        bytes.append(pressure == nil ? Opcode.begin : Opcode.pressureBegin)
+        bytes.append(tool.rawValue)
+        appendColor(color)
+        bytes.append(width)
+        if let pressure { bytes.append(pressure) }
+        appendSigned(point.x)
+        appendSigned(point.y)
+        cursor.isOpen = true
+        cursor.last = point
     }
 
     /// Writes one POINTS op; the caller keeps `points.count` within 1...1024.

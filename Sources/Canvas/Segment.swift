@@ -34,6 +34,13 @@ struct Segment {
     /// Coverage 0...255 of the pixel centred at (x, y): `clamp(outer - d, 0, 1)` rounded.
     @inline(__always)
     func coverage(x: Double, y: Double, outer: Double) -> UInt8 {
+        Self.coverage(outer - closest(x: x, y: y).distance)
+    }
+
+    /// The pixel centre's projection on the segment (`t` in 0...1) and its distance from
+    /// the segment's point there.
+    @inline(__always)
+    private func closest(x: Double, y: Double) -> (t: Double, distance: Double) {
         let px = x - ax
         let py = y - ay
         var t = 0.0
@@ -43,8 +50,12 @@ struct Segment {
         }
         let ex = px - t * dx
         let ey = py - t * dy
-        let distance = (ex * ex + ey * ey).squareRoot()
-        let value = outer - distance
+        return (t, (ex * ex + ey * ey).squareRoot())
+    }
+
+    /// `value` (outer radius less distance) as a coverage byte.
+    @inline(__always)
+    private static func coverage(_ value: Double) -> UInt8 {
         if value <= 0 { return 0 }
         if value >= 1 { return 255 }
         return UInt8(value * 255 + 0.5)
@@ -55,21 +66,8 @@ struct Segment {
     /// exactly `coverage(x:y:outer:)`.
     @inline(__always)
     func coverage(x: Double, y: Double, outerA: Double, outerB: Double) -> UInt8 {
-        let px = x - ax
-        let py = y - ay
-        var t = 0.0
-        if lengthSquared > 0 {
-            t = (px * dx + py * dy) * inverseLengthSquared
-            t = min(max(t, 0), 1)
-        }
-        let ex = px - t * dx
-        let ey = py - t * dy
-        let distance = (ex * ex + ey * ey).squareRoot()
-        let outer = outerA + (outerB - outerA) * t
-        let value = outer - distance
-        if value <= 0 { return 0 }
-        if value >= 1 { return 255 }
-        return UInt8(value * 255 + 0.5)
+        let (t, distance) = closest(x: x, y: y)
+        return Self.coverage(outerA + (outerB - outerA) * t - distance)
     }
 
     /// The x interval on row `y` that may be covered by a tapered segment: its discs at both

@@ -5,10 +5,11 @@ import Testing
 struct CompactionPropertyTests {
     let size = CanvasSize(width: 40, height: 30)
 
-    @Test(arguments: 0..<8)
-    func compactedRendersLikeTheFullLogAndIsIdempotent(batch: Int) throws {
+    /// `pressure`: the strokes mix pen pressure in (docs/PROTOCOL.md 12.4).
+    @Test(arguments: 0..<8, [false, true])
+    func compactedRendersLikeTheFullLogAndIsIdempotent(batch: Int, pressure: Bool) throws {
         for seed in (batch * 50)..<(batch * 50 + 50) {
-            var generator = OperationGenerator(seed: UInt64(seed), size: size, valid: seed % 3 != 0)
+            var generator = OperationGenerator(seed: UInt64(seed), size: size, valid: seed % 3 != 0, pressure: pressure)
             let ops = generator.operations(count: 10 + seed % 70)
             var drawing = Drawing(size: size)
             var reference = SnapshotReference(size: size)

@@ -5,10 +5,11 @@ import Testing
 struct LiveCanvasTests {
     let size = CanvasSize(width: 48, height: 36)
 
-    @Test(arguments: 0..<6)
-    func matchesAOneShotRenderAfterEveryOperation(batch: Int) {
+    /// `pressure`: the strokes mix pen pressure in (docs/PROTOCOL.md 12.4).
+    @Test(arguments: 0..<6, [false, true])
+    func matchesAOneShotRenderAfterEveryOperation(batch: Int, pressure: Bool) {
         for seed in (batch * 20)..<(batch * 20 + 20) {
-            var generator = OperationGenerator(seed: UInt64(1000 + seed), size: size, valid: seed % 2 == 0)
+            var generator = OperationGenerator(seed: UInt64(1000 + seed), size: size, valid: seed % 2 == 0, pressure: pressure)
             var live = LiveCanvas(size: size)
             for (index, op) in generator.operations(count: 120).enumerated() {
                 live.apply(op)

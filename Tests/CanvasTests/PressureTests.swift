@@ -101,45 +101,8 @@ struct PressureTests {
         }
     }
 
-    @Test(arguments: 0..<4)
-    func theLiveCanvasMatchesAOneShotRenderAfterEveryOperation(batch: Int) {
-        for seed in (batch * 15)..<(batch * 15 + 15) {
-            var generator = OperationGenerator(seed: UInt64(5000 + seed), size: size, valid: seed % 2 == 0, pressure: true)
-            var live = LiveCanvas(size: size)
-            for (index, op) in generator.operations(count: 120).enumerated() {
-                live.apply(op)
-                if live.raster != Renderer.render(live.drawing) {
-                    Issue.record("seed \(seed): differs after op \(index) \(op)")
-                    break
-                }
-            }
-        }
-    }
-
-    @Test(arguments: 0..<4)
-    func compactionAndTheWireKeepThePressure(batch: Int) throws {
-        for seed in (batch * 25)..<(batch * 25 + 25) {
-            var generator = OperationGenerator(seed: UInt64(7000 + seed), size: size, valid: seed % 3 != 0, pressure: true)
-            let ops = generator.operations(count: 10 + seed % 70)
-            var drawing = Drawing(size: size)
-            var reference = SnapshotReference(size: size)
-            for op in ops {
-                drawing.apply(op)
-                reference.apply(op)
-            }
-            let full = Renderer.render(ops, size: size)
-            let compacted = drawing.compacted()
-            #expect(Renderer.render(compacted, size: size).pixels == full.pixels, "seed \(seed)")
-            #expect(reference.finished().pixels == full.pixels, "seed \(seed): semantics differ from snapshots")
-            var wire = Drawing(size: size)
-            for bytes in drawing.compactedFrames(maxFrameBytes: 40) {
-                #expect(bytes.count <= 40)
-                _ = try wire.apply(frame: bytes)
-            }
-            #expect(wire.compacted() == compacted, "seed \(seed)")
-            #expect(Renderer.render(wire).pixels == full.pixels, "seed \(seed)")
-        }
-    }
+    // The live canvas, compaction and the wire with pressure strokes mixed in: the
+    // property tests of `LiveCanvasTests` and `CompactionPropertyTests`, `pressure: true`.
 
     @Test func aTimelapseStopsInsideAPressureRunAndEndsOnTheDrawing() throws {
         let ops: [DrawOperation] = [

@@ -245,15 +245,7 @@ extension DrawServerRuntime {
             outbox.close(code: .serviceRestart, reason: Self.restartReason)
         }
         let deadline = server.clock.now + DurationText.milliseconds(Self.drawerClosePatience)
-        let loop = eventLoopGroup.any()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Atomic<Bool>(false)
-            let resume: @Sendable () -> Void = {
-                if once.exchange(true, ordering: .acquiringAndReleasing) == false { continuation.resume() }
-            }
-            server.clock.run(at: deadline, on: loop, resume)
-            server.whenClosed(Set(drawers.keys), resume)
-        }
+        await wait(until: deadline) { server.whenClosed(Set(drawers.keys), $0) }
         logger.info("drawers closed first", metadata: ["drawers": "\(drawers.count)", "still open": "\(server.drawerConnections().count)"])
     }
 
@@ -261,6 +253,12 @@ extension DrawServerRuntime {
     /// server's clock, so a test on virtual time reaches the deadline by advancing it; the
     /// connections' side is awaited, not polled.
     func waitForNoConnections(until deadline: Timestamp) async {
+        await wait(until: deadline) { server.whenNoConnections($0) }
+    }
+
+    /// Returns at `deadline` on the server's clock, or once `register`'s callback is called,
+    /// whichever comes first.
+    private func wait(until deadline: Timestamp, orWhen register: (@escaping @Sendable () -> Void) -> Void) async {
         let loop = eventLoopGroup.any()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Atomic<Bool>(false)
@@ -268,7 +266,7 @@ extension DrawServerRuntime {
                 if once.exchange(true, ordering: .acquiringAndReleasing) == false { continuation.resume() }
             }
             server.clock.run(at: deadline, on: loop, resume)
-            server.whenNoConnections(resume)
+            register(resume)
         }
     }
 
