@@ -9,7 +9,7 @@ import { t, tParts } from './i18n.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
 import { maskWords, maskLengths, formatSeconds, Countdown, TURN_END_REASONS } from './util.js';
-import { state, player, playerName, inGame } from './store.js';
+import { state, player, playerName, inGame, streamerMode } from './store.js';
 import { scoreboard, spectatorCount, shownCode, turnEndRows, podiumOrder, timeFraction } from './tv-model.js';
 
 export const SCORE_ROWS_MAX = 12; // a TV does not scroll: the rest is counted
@@ -169,10 +169,13 @@ function renderLobbyOverlay() {
   else if (seated.length < 2) text = t('room.waiting');
   else text = t('tv.readyCount', { ready, total: seated.length });
   $('#ov-lobby-text').textContent = text;
+  // how to join: the code, large, and the invite link (neither in a streamer's room)
+  const streamer = streamerMode();
   const join = $('#ov-lobby-join');
-  const streamer = Boolean(room.settings?.streamer);
   join.replaceChildren(...(streamer ? [] : isolated('tv.joinAt', { url: `${location.host}/?room=${room.code}` })));
   show(join, !streamer);
+  $('#ov-lobby-code').textContent = streamer ? '' : room.code;
+  show($('#ov-lobby-codebox'), !streamer);
 }
 
 function renderTurnEndOverlay() {
@@ -225,8 +228,8 @@ function renderCorner() {
   const room = state.room;
   $('#tv-room-name').textContent = room.name || '';
   const code = $('#tv-code');
-  code.textContent = shownCode(room.code, room.settings?.streamer);
-  code.classList.toggle('masked', Boolean(room.settings?.streamer));
+  code.textContent = shownCode(room.code, streamerMode());
+  code.classList.toggle('masked', streamerMode());
 }
 
 /** The timer (every 250 ms): seconds left and a ring of the turn's time. Returns the seconds shown, or null. */

@@ -11,7 +11,7 @@ import { Sounds } from './sounds.js';
 import { t, LOCALES, locale, initialLocale, setLocale, onLocaleChange } from './i18n.js';
 import { turnKey } from './chat-history.js';
 import * as store from './store.js';
-import { state, playerName } from './store.js';
+import { state, playerName, streamerMode } from './store.js';
 import { TV_TOKEN_KEY, TV_NAME, tvPathCode, tvPath, checkTvCode, feedFromHistory, addFeed } from './tv-model.js';
 import { tv, showView, renderEntry, renderRoom, renderScores, renderFeed, renderStage, renderTimer, renderBanner, fitBoard } from './tv-view.js';
 
@@ -100,7 +100,9 @@ function onRoom(msg) {
     tv.entryError = null;
     if (state.phase === 'lobby' || state.phase === 'choosing') tv.board.reset();
   }
-  navigate(msg.code);
+  // the address names the room, so a reload shows it again; not a streamer's room, whose
+  // code stays off the screen (the token's resume still brings the screen back to it)
+  navigate(streamerMode() ? '' : msg.code);
   showView('room');
   fitBoard();
   renderRoom();
