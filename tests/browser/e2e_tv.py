@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""End-to-end checks of the big-screen page (issue 36, docs/CLIENT.md "Big screen") against
-the real server:
+"""End-to-end checks of the big-screen page (issue 36, docs/CLIENT.md "The big screen")
+against the real server:
 
   a room of two (`maxPlayers` 2: full, a third player is refused) with one browser player
   and one protocol bot; a 1920 x 1080 browser opens /tv: a bad code and an unknown room
   are told under the field, the lower-case code of the room lands on /tv/CODE; the
   scoreboard lists both players and not the screen; the players' page lists the screen
-  among the spectators, not the players; during a turn the screen shows the mask (as many
-  blanks as the word has letters) and never the word, the timer, who draws, and the
-  drawer's ink; a correct guess marks the guesser and raises its score, the feed says so,
-  and the reveal shows the word; the lobby shows the invite link; the layout fits at 1920 x 1080 and 1280 x 720 (nothing
-  outside the window, the canvas 4:3); a reload of the screen mid-turn resumes it (same
-  player id, same room, mask and ink back, still one screen in the room); the game of one
-  round ends with both players on the podium.
+  among the spectators, not the players; the lobby shows the code in large letters and
+  the invite link; the screen's token is kept under drawserver.tvToken, not the player's
+  key; during a turn the screen shows the mask (as many blanks as the word has letters)
+  and never the word, the timer, who draws, and the drawer's ink; the layout fits at
+  1920 x 1080 and 1280 x 720 (nothing outside the window, the canvas 4:3 and most of the
+  height); a correct guess marks the guesser and raises its score, the feed says so, and
+  the reveal shows the word; a reload of the screen mid-turn resumes it (same player id,
+  same room, mask and ink back, still one screen in the room); the game of one round
+  ends with both players on the podium.
 
 SAVE_SCREENSHOTS=1 writes docs/screenshots/tv-code-entry-1920.png, tv-lobby-1920.png,
 tv-1920.png, tv-1280.png, tv-turnend-1920.png and tv-podium-1920.png.
@@ -217,6 +219,12 @@ def check_membership(a, tv, bob, code):
         raise Failure(f"the server lists the screen as {entry}")
     log(f"the screen ({tv_id}) is a watching spectator; alice's page shows it as {row.strip()!r}; not on the scoreboard")
     tv.wait(lambda: tv.visible("#ov-lobby") and f"/?room={code}" in (tv.text("#ov-lobby-join") or ""), "the lobby with the invite link")
+    if tv.text("#ov-lobby-code") != code:
+        raise Failure(f"the lobby shows the code {tv.text('#ov-lobby-code')!r}, expected {code}")
+    # the screen's own token: a player's page in the same tab (or a duplicated one) never resumes as the screen
+    tokens = tv.js("return [sessionStorage.getItem('drawserver.tvToken'), sessionStorage.getItem('drawserver.token')]")
+    if not tokens[0] or tokens[1]:
+        raise Failure(f"the screen's token is not kept under drawserver.tvToken alone: {tokens}")
     tv.screenshot("tv-lobby-1920")
     return tv_id
 
