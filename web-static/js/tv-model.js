@@ -1,4 +1,4 @@
-// The big-screen page's pure logic (/tv, docs/CLIENT.md "Big screen"): the room code in
+// The big-screen page's pure logic (/tv, docs/CLIENT.md "The big screen"): the room code in
 // the path, the scoreboard (players only: no screen, no spectator), the feed of the
 // game's key events, the masked room code of a streamer's room. No DOM.
 

@@ -1,4 +1,4 @@
-// The big-screen page's rendering (/tv, docs/CLIENT.md "Big screen"): the code form, and
+// The big-screen page's rendering (/tv, docs/CLIENT.md "The big screen"): the code form, and
 // the room for a sofa's distance (header with round, drawer, mask and timer; the canvas;
 // scoreboard and feed; the reveal and the podium over the canvas). It reads the player
 // client's store (js/store.js) and the page's own `tv` object; text goes in with

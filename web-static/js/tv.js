@@ -1,5 +1,5 @@
 // The big-screen page, entry point of tv.html (served at /tv and /tv/CODE; docs/CLIENT.md
-// "Big screen"). It says `hello` as "TV" with its own stored token (a reload resumes),
+// "The big screen"). It says `hello` as "TV" with its own stored token (a reload resumes),
 // then `{"t":"join","code":…,"watch":true}`: a screen that watches takes no seat, never
 // plays and sees what a spectator sees (docs/PROTOCOL.md 12.3). The room's state lives in
 // the player client's store (js/store.js); server messages go through TV_HANDLERS.
