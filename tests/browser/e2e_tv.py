@@ -14,7 +14,8 @@ against the real server:
   height); a correct guess marks the guesser and raises its score, the feed says so, and
   the reveal shows the word; a reload of the screen mid-turn resumes it (same player id,
   same room, mask and ink back, still one screen in the room); the game of one round
-  ends with both players on the podium.
+  ends with both players on the podium. A streamer's room on /tv/CODE: the address becomes
+  /tv, the code is masked and not in the lobby (nor the invite link), also after a reload.
 
 SAVE_SCREENSHOTS=1 writes docs/screenshots/tv-code-entry-1920.png, tv-lobby-1920.png,
 tv-1920.png, tv-1280.png, tv-turnend-1920.png and tv-podium-1920.png.
@@ -331,9 +332,39 @@ def scenario(base, pages):
     game_end(tv, second)
 
 
+def streamer_room(base, pages):
+    """A streamer's room: the code stays off the screen and out of the address, and a
+    reload still brings the screen back (its token, not the address)."""
+    host = Bot(base, "Host")
+    bots.append(host)
+    host.send({"t": "create", "name": "On stream", "public": False, "settings": {"streamer": True}})
+    code = host.wait_for("room", lambda m: m.get("settings", {}).get("streamer"), what="a streamer's room")["code"]
+    tv = party_page("tv", size=(1280, 720))
+    pages.append(tv)
+    tv.d.get(base + f"/tv/{code}")
+
+    def masked():
+        tv.wait(lambda: tv_view(tv) == "room" and tv.visible("#ov-lobby"), "the streamer's room on the screen")
+        problems = []
+        if tv.js("return location.pathname") != "/tv":
+            problems.append(f"the address is {tv.js('return location.pathname')}")
+        if tv.text("#tv-code") != "••••••":
+            problems.append(f"the corner shows {tv.text('#tv-code')!r}")
+        if tv.visible("#ov-lobby-codebox") or tv.visible("#ov-lobby-join"):
+            problems.append("the lobby shows the code or the invite link")
+        if code in tv.js("return document.body.innerText + document.title"):
+            problems.append("the code is in the page's text")
+        if problems:
+            raise Failure("[tv] streamer mode: " + "; ".join(problems))
+    masked()
+    tv.d.refresh()
+    masked()
+    log("streamer's room: the code masked, the address /tv, back after a reload")
+
+
 def main():
     try:
-        return e2e.run_suite("e2e_tv", [scenario], extra=["--turn-end-seconds", "4"])
+        return e2e.run_suite("e2e_tv", [scenario, streamer_room], extra=["--turn-end-seconds", "4"])
     finally:
         for bot in bots:
             bot.close()
