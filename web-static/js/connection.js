@@ -18,15 +18,16 @@ function storage() {
   }
 }
 
-export function loadToken() {
-  return storage()?.getItem(TOKEN_KEY) || null;
+/** `key`: where the token is kept (the /tv page keeps its own, so a tab never mixes the two). */
+export function loadToken(key = TOKEN_KEY) {
+  return storage()?.getItem(key) || null;
 }
 
-export function saveToken(token) {
+export function saveToken(token, key = TOKEN_KEY) {
   const s = storage();
   if (!s) return;
-  if (token) s.setItem(TOKEN_KEY, token);
-  else s.removeItem(TOKEN_KEY);
+  if (token) s.setItem(key, token);
+  else s.removeItem(key);
 }
 
 /**
@@ -37,10 +38,16 @@ export function saveToken(token) {
  *    (`key` names the interface string of the state's message, js/i18n.js)
  */
 export class Connection extends EventTarget {
-  constructor({ url = wsUrl(), name = '' } = {}) {
+  /**
+   * `tokenKey`: the session storage key of the token; `joinFields`: added to the `join`
+   * sent after a redirect (the /tv page's `watch`).
+   */
+  constructor({ url = wsUrl(), name = '', tokenKey = TOKEN_KEY, joinFields = {} } = {}) {
     super();
     this.url = url;
     this.name = name;
+    this.tokenKey = tokenKey;
+    this.joinFields = joinFields;
     this.avatar = null; // {color, eyes, mouth, accessory} sent in hello (js/avatar.js)
     this.ws = null;
     this.attempt = 0;
@@ -48,7 +55,6 @@ export class Connection extends EventTarget {
     this.stopped = true;
     this.welcomed = false;
     this.pendingJoin = null; // room code to join after following a redirect
-    this.watching = false; // joins as a screen that watches (`join` with `watch`, the /tv page)
     this.redirects = 0; // redirects followed since the last room reached
     this.streak = null; // close policy of the current run of reconnect attempts
     this.state = 'stopped';
@@ -120,7 +126,7 @@ export class Connection extends EventTarget {
     this.ws = ws;
     ws.onopen = () => {
       const hello = { t: 'hello', name: this.name };
-      const token = loadToken();
+      const token = loadToken(this.tokenKey);
       if (token) hello.token = token;
       if (this.avatar) hello.avatar = this.avatar;
       ws.send(JSON.stringify(hello));
@@ -145,11 +151,10 @@ export class Connection extends EventTarget {
         if (msg.t === 'welcome') {
           this.welcomed = true;
           this.attempt = 0;
-          if (typeof msg.token === 'string' && msg.token) saveToken(msg.token);
+          if (typeof msg.token === 'string' && msg.token) saveToken(msg.token, this.tokenKey);
           this.setStatus('open');
           if (this.pendingJoin) {
-            // A screen that watches (the /tv page) joins the room it was sent to as one.
-            ws.send(JSON.stringify({ t: 'join', code: this.pendingJoin, ...(this.watching ? { watch: true } : {}) }));
+            ws.send(JSON.stringify({ t: 'join', code: this.pendingJoin, ...this.joinFields }));
             this.pendingJoin = null;
           }
         }

@@ -1,237 +1,299 @@
-// The big-screen page, /tv and /tv/CODE (docs/CLIENT.md, "The big screen"): a screen that
-// watches a room (`join` with `watch`: no seat, never the word) and shows it to a sofa:
-// the canvas as large as it goes, the mask, the clock, the scoreboard, who guessed, the
-// word at the turn's end and the podium. It resumes with its token like any player.
+// The big-screen page, entry point of tv.html (served at /tv and /tv/CODE; docs/CLIENT.md
+// "The big screen"). It says `hello` as "TV" with its own stored token (a reload resumes),
+// then `{"t":"join","code":…,"watch":true}`: a screen that watches takes no seat, never
+// plays and sees what a spectator sees (docs/PROTOCOL.md 12.3). The room's state lives in
+// the player client's store (js/store.js); server messages go through TV_HANDLERS.
 
 import { $, el } from './dom.js';
-import { t, setLocale, initialLocale } from './i18n.js';
 import { Connection } from './connection.js';
 import { Board } from './board.js';
-import { avatarNode } from './avatar.js';
-import { normalizeCode, codeFromPath, scoreboard, clock, shownCode } from './tv-model.js';
+import { Sounds } from './sounds.js';
+import { t, LOCALES, locale, initialLocale, setLocale, onLocaleChange } from './i18n.js';
+import { turnKey } from './chat-history.js';
+import * as store from './store.js';
+import { state, playerName, streamerMode } from './store.js';
+import { TV_TOKEN_KEY, TV_NAME, tvPathCode, tvPath, checkTvCode, feedFromHistory, addFeed } from './tv-model.js';
+import { tv, showView, renderEntry, renderRoom, renderScores, renderFeed, renderStage, renderTimer, renderBanner, fitBoard } from './tv-view.js';
 
-const MAX_EVENTS = 5;
-const conn = new Connection({ name: 'TV' });
-const state = {
-  code: null,
-  room: null,
-  drawer: null,
-  mask: '',
-  deadline: null,
-  guessed: new Set(),
-  events: [],
-  joined: false,
-};
-let board = null;
+const TICK_MS = 250;
+const RESUME_WAIT_MS = 800; // a resumed session's room message, before joining again
+const JOIN_ERRORS = new Set(['room_not_found', 'room_full', 'banned', 'bad_message', 'server_busy', 'rate_limited', 'storage_unavailable']);
 
-function names(id) {
-  return state.room?.players?.find((p) => p.id === id)?.name || '';
+const conn = new Connection({ name: TV_NAME, tokenKey: TV_TOKEN_KEY, joinFields: { watch: true } });
+const sounds = new Sounds();
+let resumeTimer = null;
+let lastTick = null;
+
+function navigate(code) {
+  const path = tvPath(code);
+  if (location.pathname !== path) history.replaceState(null, '', path);
 }
 
-function watch() {
-  if (!state.code || !conn.isOpen) return;
-  conn.watching = true;
-  conn.send({ t: 'join', code: state.code, watch: true });
+function feed(item) {
+  tv.feed = addFeed(tv.feed, item);
+  renderFeed();
 }
 
-function setDeadline(remainingMs) {
-  state.deadline = Number.isFinite(remainingMs) && remainingMs > 0 ? performance.now() + remainingMs : null;
+/** Join the room this screen is for (leaving another one first). */
+function joinTarget() {
+  clearTimeout(resumeTimer);
+  resumeTimer = null;
+  if (!tv.target || !conn.isOpen) return;
+  if (state.room?.code === tv.target) return;
+  if (state.room) {
+    conn.send({ t: 'leave' });
+    store.leaveRoom();
+  }
+  conn.send({ t: 'join', code: tv.target, watch: true });
 }
 
-function addEvent(text) {
-  state.events = [text, ...state.events].slice(0, MAX_EVENTS);
-  $('#tv-events').replaceChildren(...state.events.map((line) => el('li', { text: line })));
+/** Back to the code form, with a message under the field (`key`, or none). */
+function toEntry(error = null, code = '') {
+  tv.target = '';
+  tv.entryBusy = false;
+  tv.entryError = error;
+  tv.countdown.stop();
+  store.leaveRoom();
+  tv.board.reset();
+  navigate('');
+  showView('entry');
+  renderEntry();
+  const input = $('#entry-code');
+  if (code) input.value = code;
+  input.focus();
+  input.select();
 }
 
-function renderScores() {
-  const rows = scoreboard(state.room?.players, { drawer: state.drawer, guessed: state.guessed });
-  $('#tv-scores').replaceChildren(...rows.map((p) => el('li', {
-    className: `tv-score${p.guessedNow ? ' guessed' : ''}${p.drawing ? ' drawing' : ''}${p.connected === false ? ' away' : ''}`,
-  }, avatarNode(p.avatar, p.name, { size: 48 }), el('span', { className: 'tv-score-name', text: p.name, attrs: { dir: 'auto' } }),
-  el('span', { className: 'tv-score-points', text: String(p.score) }))));
+function onWelcome(msg) {
+  store.setWelcome(msg);
+  tv.board.reset(); // the server resends the canvas of a resumed turn
+  clearTimeout(resumeTimer);
+  // resumed: the room (if the screen still is in one) follows at once; else join again
+  if (msg.resumed) {
+    resumeTimer = setTimeout(() => {
+      store.leaveRoom(); // no room came: the seat was not kept
+      joinTarget();
+    }, RESUME_WAIT_MS);
+  } else {
+    store.leaveRoom();
+    joinTarget();
+  }
 }
 
-function renderStatus() {
-  const room = state.room;
-  if (!room) return;
-  $('#tv-name').textContent = room.name || '';
-  $('#tv-room-code').textContent = shownCode(room);
-  const phase = room.phase;
-  $('#tv-round').textContent = phase === 'lobby' ? '' : t('tv.round', { round: room.round || 1, rounds: room.rounds || 1 });
-  let who = t('tv.waiting');
-  if (phase === 'choosing') who = t('tv.choosing', { name: names(state.drawer) });
-  else if (phase === 'drawing') who = t('tv.drawing', { name: names(state.drawer) });
-  else if (phase === 'gameEnd') who = t('tv.gameOver');
-  $('#tv-who').textContent = who;
-  const mask = phase === 'drawing' ? state.mask : '';
-  $('#tv-mask').textContent = mask;
-  // As large as the column allows: a long word (or several) gets smaller letters.
-  $('#tv-mask').style.fontSize = `${Math.min(3.2, 30 / Math.max(1, mask.length))}rem`;
+function onRoom(msg) {
+  clearTimeout(resumeTimer);
+  resumeTimer = null;
+  if (!tv.target) tv.target = msg.code; // put back in a room this tab was showing
+  if (msg.code !== tv.target) {
+    // resumed into another room than the one asked for (the address changed)
+    joinTarget();
+    return;
+  }
+  const { firstEntry } = store.applyRoom(msg);
+  if (typeof msg.remainingMs === 'number') tv.countdown.set(msg.remainingMs);
+  if (state.nextGameMs !== null) tv.nextGame.set(state.nextGameMs);
+  else tv.nextGame.stop();
+  if (msg.canvas) tv.board.ensureSize(msg.canvas.w, msg.canvas.h);
+  if (firstEntry) {
+    tv.feed = [];
+    tv.entryBusy = false;
+    tv.entryError = null;
+    if (state.phase === 'lobby' || state.phase === 'choosing') tv.board.reset();
+  }
+  // the address names the room, so a reload shows it again; not a streamer's room, whose
+  // code stays off the screen (the token's resume still brings the screen back to it)
+  navigate(streamerMode() ? '' : msg.code);
+  showView('room');
+  fitBoard();
+  renderRoom();
 }
 
-function render() {
-  renderStatus();
+function onTurn(msg) {
+  if (!state.room) return;
+  const { fresh, newTurn } = store.startTurn(msg);
+  tv.countdown.set(msg.remainingMs);
+  if (newTurn) tv.board.reset();
+  feed({ kind: 'turn', name: playerName(state.drawer), key: `turn:${turnKey(state.round, state.drawer)}` });
+  if (fresh) sounds.play('wordChosen');
+  renderRoom();
+}
+
+function onChoosing(msg) {
+  if (!state.room) return;
+  store.startChoosing(msg.drawer ?? state.drawer, null);
+  tv.countdown.set(msg.remainingMs);
+  tv.board.reset();
+  renderRoom();
+}
+
+function onGuessed(msg) {
+  const points = store.markGuessed(msg);
+  feed({ kind: 'guessed', name: playerName(msg.playerId), points });
+  sounds.play('correctOther');
   renderScores();
-  tick();
+}
+
+function onTurnEnd(msg) {
+  if (!state.room) return;
+  tv.countdown.stop();
+  store.endTurn(msg, () => false);
+  feed({ kind: 'reveal', word: String(msg.word ?? '') });
+  sounds.play('turnEnd');
+  renderRoom();
+}
+
+function onGameEnd(msg) {
+  if (!state.room) return;
+  tv.countdown.stop();
+  store.endGame(msg);
+  sounds.play('gameEnd');
+  renderRoom();
+}
+
+function onLeft(msg) {
+  if (!state.room) return;
+  if (msg.playerId === state.meId) {
+    toEntry(['notice.removed']);
+    return;
+  }
+  store.removePlayer(msg.playerId);
+  renderRoom();
+}
+
+function onError(msg) {
+  if (msg.code === 'already_in_room') return; // a resume raced the join: its room comes
+  if (!JOIN_ERRORS.has(msg.code) || (msg.ref && msg.ref !== 'join')) return;
+  if (state.room && state.room.code === tv.target) return;
+  const code = tv.target;
+  const known = ['room_not_found', 'room_full', 'banned', 'rate_limited'].includes(msg.code);
+  toEntry(known ? [`error.${msg.code}`] : ['tv.serverSays', { message: String(msg.message || msg.code) }], code);
+}
+
+const TV_HANDLERS = Object.freeze({
+  welcome: onWelcome,
+  room: onRoom,
+  joined: (msg) => { if (state.room && msg.player) { store.addPlayer(msg.player); renderRoom(); } },
+  left: onLeft,
+  ready: (msg) => { if (store.setReady(msg.playerId, msg.ready)) renderStage(); },
+  chatHistory: (msg) => { tv.feed = feedFromHistory(msg.lines); renderFeed(); },
+  choosing: onChoosing,
+  turn: onTurn,
+  hint: (msg) => { store.setMask(msg.mask); renderRoom(); },
+  guessed: onGuessed,
+  turnEnd: onTurnEnd,
+  gameEnd: onGameEnd,
+  notice: (msg) => { if (msg.code === 'bot_passed') feed({ kind: 'passed', name: String(msg.name ?? '') }); },
+  canvas: (msg) => tv.board.reset(msg.w, msg.h),
+  kicked: () => toEntry(['notice.removed']),
+  closed: () => toEntry(['notice.closed']),
+  error: onError,
+});
+
+function onMessage(msg) {
+  const handler = Object.hasOwn(TV_HANDLERS, msg?.t) ? TV_HANDLERS[msg.t] : null;
+  if (handler) handler(msg);
+}
+
+function submitCode(ev) {
+  ev.preventDefault();
+  sounds.unlock(); // a key press: the TV may play its sounds from now on
+  const { code, error } = checkTvCode($('#entry-code').value);
+  if (error) {
+    tv.entryError = [error];
+    renderEntry();
+    return;
+  }
+  $('#entry-code').value = code;
+  tv.target = code;
+  tv.entryBusy = true;
+  tv.entryError = ['tv.joining', { code }];
+  renderEntry();
+  joinTarget();
+}
+
+function initEntry() {
+  $('#entry-form').addEventListener('submit', submitCode);
+  const select = $('#entry-locale');
+  select.replaceChildren(...LOCALES.map((l) => el('option', { value: l.code, text: l.name, attrs: { lang: l.code } })));
+  select.value = locale();
+  select.addEventListener('change', () => setLocale(select.value));
+  onLocaleChange(() => {
+    select.value = locale();
+    renderEntry();
+    renderBanner();
+    if (state.room) renderRoom();
+  });
+}
+
+/** Escape (a remote's Back) leaves the room for the code form. */
+function initKeys() {
+  document.addEventListener('keydown', (ev) => {
+    sounds.unlock();
+    if (ev.key !== 'Escape' || document.body.dataset.view !== 'room') return;
+    conn.send({ t: 'leave' });
+    toEntry();
+  });
+}
+
+/** Keep the TV awake where the Wake Lock API exists (it is released when the tab is hidden). */
+function keepAwake() {
+  if (!navigator.wakeLock?.request) return;
+  const request = () => {
+    if (document.visibilityState === 'visible') navigator.wakeLock.request('screen').catch(() => {});
+  };
+  document.addEventListener('visibilitychange', request);
+  request();
+}
+
+/** The pointer hides itself on a TV after a few still seconds. */
+function hideIdlePointer() {
+  let timer = null;
+  const wake = () => {
+    document.body.classList.remove('idle');
+    clearTimeout(timer);
+    timer = setTimeout(() => document.body.classList.add('idle'), 3000);
+  };
+  document.addEventListener('pointermove', wake, { passive: true });
+  wake();
 }
 
 function tick() {
-  const left = state.deadline === null ? null : state.deadline - performance.now();
-  $('#tv-timer').textContent = left === null ? '' : clock(left);
-  $('#tv-timer').classList.toggle('hurry', left !== null && left < 10_000);
-}
-
-function showReveal(label, word, ranking = []) {
-  $('#tv-reveal-label').textContent = label;
-  $('#tv-reveal-word').textContent = word || '';
-  $('#tv-podium').replaceChildren(...ranking.slice(0, 5).map((r) => el('li', { className: `place-${r.place}` },
-    el('span', { className: 'tv-place', text: String(r.place) }), avatarNode(r.avatar, r.name, { size: 56 }),
-    el('span', { className: 'tv-score-name', text: r.name, attrs: { dir: 'auto' } }), el('span', { className: 'tv-score-points', text: String(r.score) }))));
-  $('#tv-reveal').hidden = false;
-}
-
-function hideReveal() {
-  $('#tv-reveal').hidden = true;
-}
-
-const handlers = {
-  welcome: (msg) => {
-    // A resumed screen is put back in its room by its hello (a `room` follows); a new one
-    // asks to watch.
-    state.joined = false;
-    if (!msg.resumed) watch();
-    else setTimeout(() => { if (!state.joined) watch(); }, 300);
-  },
-  room: (msg) => {
-    state.joined = true;
-    state.room = msg;
-    state.drawer = msg.drawer || null;
-    state.mask = msg.mask || state.mask;
-    if (msg.canvas) board.ensureSize(msg.canvas.w, msg.canvas.h);
-    if (msg.phase === 'lobby') { board.reset(); state.guessed.clear(); hideReveal(); }
-    if (msg.phase === 'drawing' || msg.phase === 'choosing') setDeadline(msg.remainingMs);
-    else if (msg.phase === 'lobby') setDeadline(null);
-    // The address names the room, so a reload watches it again; not a streamer's room.
-    if (!msg.settings?.streamer) history.replaceState(null, '', `/tv/${msg.code}`);
-    showScreen('room');
-    render();
-  },
-  canvas: (msg) => board.reset(msg.w, msg.h),
-  choosing: (msg) => {
-    state.drawer = msg.drawer;
-    if (state.room) state.room.phase = 'choosing';
-    setDeadline(msg.remainingMs);
-    hideReveal();
-    render();
-  },
-  turn: (msg) => {
-    const fresh = state.drawer !== msg.drawer || state.room?.phase !== 'drawing';
-    state.drawer = msg.drawer;
-    state.mask = msg.mask;
-    if (state.room) { state.room.phase = 'drawing'; state.room.round = msg.round; }
-    if (fresh) { board.reset(); state.guessed.clear(); }
-    setDeadline(msg.remainingMs);
-    hideReveal();
-    render();
-  },
-  hint: (msg) => { state.mask = msg.mask; renderStatus(); },
-  guessed: (msg) => {
-    state.guessed.add(msg.playerId);
-    addEvent(t('tv.guessed', { name: names(msg.playerId), points: msg.points ?? 0 }));
-    renderScores();
-  },
-  turnEnd: (msg) => {
-    if (state.room) {
-      state.room.phase = 'turnEnd';
-      for (const p of state.room.players || []) p.score += msg.scores?.[p.id] || 0;
-    }
-    setDeadline(null);
-    showReveal(t('tv.wordWas'), msg.word);
-    render();
-  },
-  gameEnd: (msg) => {
-    if (state.room) state.room.phase = 'gameEnd';
-    setDeadline(null);
-    showReveal(t('tv.gameOver'), '', msg.ranking || []);
-    render();
-  },
-  joined: (msg) => {
-    if (state.room && msg.player && !state.room.players.some((p) => p.id === msg.player.id)) state.room.players.push(msg.player);
-    renderScores();
-  },
-  left: (msg) => {
-    if (state.room) state.room.players = state.room.players.filter((p) => p.id !== msg.playerId);
-    renderScores();
-  },
-  closed: () => { state.room = null; showScreen('entry', t('tv.closed')); },
-  error: (msg) => {
-    if (msg.ref === 'join' || !state.joined) showScreen('entry', t('tv.joinFailed', { reason: msg.message || msg.code }));
-  },
-};
-
-function showScreen(which, error = '') {
-  $('#tv-entry').hidden = which !== 'entry';
-  $('#tv-room').hidden = which !== 'room';
-  $('#tv-error').hidden = !error;
-  $('#tv-error').textContent = error;
-  if (which === 'entry') {
-    state.code = null;
-    history.replaceState(null, '', '/tv');
-    $('#tv-code').focus();
-  }
-}
-
-function onSubmit(ev) {
-  ev.preventDefault();
-  const code = normalizeCode($('#tv-code').value);
-  if (!code) {
-    showScreen('entry', t('tv.badCode'));
-    return;
-  }
-  state.code = code;
-  $('#tv-error').hidden = true;
-  if (conn.stopped) conn.start('TV');
-  else watch();
-}
-
-function translate() {
-  for (const node of document.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
-}
-
-function onStatus(status) {
-  const offline = status.state !== 'open';
-  $('#tv-offline').hidden = !offline || $('#tv-room').hidden;
-  $('#tv-offline').textContent = offline ? t(status.key || 'conn.reconnecting') : '';
-}
-
-async function keepAwake() {
-  try {
-    await navigator.wakeLock?.request('screen');
-  } catch {
-    /* not offered, or refused: the TV's own settings decide */
-  }
+  const s = renderTimer();
+  // a tick for each of the last ten seconds of a drawing turn
+  if (s !== null && state.phase === 'drawing' && s >= 1 && s <= 10 && lastTick !== s) sounds.play('tick');
+  lastTick = s;
 }
 
 function boot() {
   setLocale(initialLocale(), { remember: false });
-  translate();
-  board = new Board($('#tv-board'), () => {});
-  conn.addEventListener('message', (ev) => handlers[ev.detail.t]?.(ev.detail));
-  conn.addEventListener('binary', (ev) => { if (state.room) board.applyFrame(ev.detail); });
-  conn.addEventListener('status', (ev) => onStatus(ev.detail));
-  $('#tv-form').addEventListener('submit', onSubmit);
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) keepAwake(); });
-  setInterval(tick, 250);
+  tv.board = new Board($('#board'), () => false); // never drawn on: a screen only watches
+  window.tvClient = { state, tv, conn }; // for debugging and the e2e test
+  conn.addEventListener('message', (ev) => onMessage(ev.detail));
+  conn.addEventListener('binary', (ev) => { if (state.room) tv.board.applyFrame(ev.detail); });
+  conn.addEventListener('status', (ev) => {
+    tv.status = ev.detail;
+    renderBanner();
+  });
+  $('#tv-banner').addEventListener('click', () => conn.reconnectNow());
+  initEntry();
+  initKeys();
   keepAwake();
-  state.code = codeFromPath(location.pathname);
-  if (state.code) {
-    showScreen('room');
-    $('#tv-room-code').textContent = state.code;
-    conn.start('TV');
+  hideIdlePointer();
+  setInterval(tick, TICK_MS);
+  const code = tvPathCode(location.pathname);
+  const checked = code ? checkTvCode(code) : {};
+  if (checked.code) {
+    tv.target = checked.code;
+    showView('room');
+    fitBoard();
   } else {
-    showScreen('entry');
+    showView('entry');
+    if (code) tv.entryError = [checked.error];
+    renderEntry();
+    navigate('');
+    $('#entry-code').focus();
   }
-  window.drawserverTV = { state, conn, board }; // for the e2e test
+  conn.start(TV_NAME);
 }
 
 boot();
