@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { OP, TOOL, encodeOps, decodeOps, OpBatcher, OpsError, MAX_POINTS_PER_OP } from '../../../web-static/js/ops.js';
 import { Raster } from '../../../web-static/js/raster.js';
 import { CanvasModel, pressureRadius } from '../../../web-static/js/renderer.js';
+import { PressureSense, pressureToP, MIN_PRESSURE_FACTOR } from '../../../web-static/js/pressure.js';
 
 const RED = [255, 0, 0];
 const WHITE = [255, 255, 255];
@@ -252,4 +253,80 @@ test('undo and redraw reproduce tapered strokes pixel for pixel; a pressure eras
   const d = new CanvasModel(160, 100);
   d.applyAll(decodeOps(encodeOps(ops)));
   assert.equal(snapshot(d), withEraser);
+});
+
+// ---------------------------------------------------------------- input
+
+test('pressureToP maps 0..1 onto 0.15..1 of the width, as 1..255', () => {
+  assert.equal(MIN_PRESSURE_FACTOR, 0.15);
+  assert.equal(pressureToP(0), 38); // 0.15 * 255
+  assert.equal(pressureToP(1), 255);
+  assert.equal(pressureToP(0.5), 147);
+  assert.equal(pressureToP(-3), 38);
+  assert.equal(pressureToP(7), 255);
+  assert.equal(pressureToP(NaN), 147);
+  let prev = 0;
+  for (let i = 0; i <= 100; i++) {
+    const p = pressureToP(i / 100);
+    assert.ok(p >= prev && p >= 1 && p <= 255);
+    prev = p;
+  }
+});
+
+const ev = (pointerType, pressure) => ({ pointerType, pressure });
+
+test('a mouse never has pressure', () => {
+  const s = new PressureSense();
+  const t = s.start(ev('mouse', 0.5));
+  assert.equal(s.first(t), null);
+  assert.equal(s.sample(t, ev('mouse', 0.5)), null);
+  assert.equal(s.sample(t, ev('mouse', 0.8)), null);
+  assert.equal(s.start(ev('mouse', 0.3)).on, false);
+  assert.equal(s.known.size, 0);
+});
+
+test('a pen or finger with a constant 0.5, 0 or 1 has no pressure', () => {
+  for (const flat of [0.5, 0, 1]) {
+    for (const type of ['pen', 'touch']) {
+      const s = new PressureSense();
+      const t = s.start(ev(type, flat));
+      assert.equal(s.first(t), null);
+      for (let i = 0; i < 5; i++) assert.equal(s.sample(t, ev(type, flat)), null);
+      assert.equal(s.known.size, 0);
+    }
+  }
+  // a finger that goes from 1 to 0 as it lifts: still none
+  const s = new PressureSense();
+  const t = s.start(ev('touch', 1));
+  assert.equal(s.sample(t, ev('touch', 0)), null);
+});
+
+test('a pen with a varying pressure has it from its first point, and remembers it', () => {
+  const s = new PressureSense();
+  const t = s.start(ev('pen', 0.2));
+  assert.equal(s.first(t), pressureToP(0.2));
+  assert.equal(s.sample(t, ev('pen', 0.9)), pressureToP(0.9));
+  // the next pen stroke starting at exactly 0.5 has pressure from the start
+  const t2 = s.start(ev('pen', 0.5));
+  assert.equal(s.first(t2), pressureToP(0.5));
+  // a finger is another pointer type: not known yet
+  assert.equal(s.first(s.start(ev('touch', 0.5))), null);
+});
+
+test('a stroke that starts at a flat value gets pressure once the value varies', () => {
+  const s = new PressureSense();
+  const t = s.start(ev('pen', 0.5));
+  assert.equal(s.first(t), null);
+  assert.equal(s.sample(t, ev('pen', 0.5)), null);
+  assert.equal(s.sample(t, ev('pen', 0.62)), pressureToP(0.62));
+  assert.equal(s.sample(t, ev('pen', 0.5)), pressureToP(0.5));
+  assert.ok(s.known.has('pen'));
+});
+
+test('switched off, nothing has pressure', () => {
+  const s = new PressureSense();
+  s.enabled = false;
+  const t = s.start(ev('pen', 0.3));
+  assert.equal(s.first(t), null);
+  assert.equal(s.sample(t, ev('pen', 0.7)), null);
 });
