@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""End-to-end checks of pen pressure (issue 36 §3, protocol 12.4) against the real server
+(same setup as e2e.py), two browsers at 1280 x 900, the first one draws:
+
+  a pen without a pressure sensor (CDP Input.dispatchMouseEvent with pointerType "pen" and
+  a constant force 0.5) draws a uniform stroke sent as BEGIN/POINTS; a pen whose pressure
+  grows from 0.05 to 1 along a horizontal stroke is sent as PRESSURE_BEGIN/PRESSURE_POINTS
+  and the GUESSER's canvas shows it tapered: its thickness (read with getImageData) near the
+  thin end is far less than near the thick end; a mouse stroke stays uniform and without
+  pressure; an eraser with pen pressure erases a tapered band; undo of the last stroke
+  leaves the tapered ones exactly as they were; the guesser's canvas equals the drawer's
+  pixel for pixel; a reload of the guesser (the server's canvas replay) gives the same
+  pixels again.
+
+SAVE_SCREENSHOTS=1 writes docs/screenshots/pressure.png (the guesser's page).
+Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_pressure.py
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+from e2e import Failure, Page, log, make_driver  # noqa: E402
+from e2e_tools import RASTER_HASH_JS, items, mouse_drag, pick_colour, set_viewport  # noqa: E402
+
+BLUE, RED, GREEN, PURPLE = 12, 5, 9, 14  # palette indices
+
+# The ink thickness of the board across the column x (or the row y) near a point: the
+# longest run of non-white pixels through it, from the visible <canvas>.
+THICKNESS_JS = """
+const [id, x, y, vertical] = arguments;
+const c = document.getElementById(id);
+const n = vertical ? c.height : c.width;
+const d = vertical ? c.getContext('2d').getImageData(x, 0, 1, n).data : c.getContext('2d').getImageData(0, y, n, 1).data;
+const ink = (i) => d[4 * i] < 235 || d[4 * i + 1] < 235 || d[4 * i + 2] < 235;
+let at = vertical ? y : x;
+if (!ink(at)) {
+  let k = 1;
+  while (k < 6 && !ink(at - k) && !ink(at + k)) k++;
+  if (k === 6) return 0;
+  at = ink(at - k) ? at - k : at + k;
+}
+let a = at, b = at;
+while (a > 0 && ink(a - 1)) a--;
+while (b < n - 1 && ink(b + 1)) b++;
+return b - a + 1;
+"""
+
+
+def thickness(p, x, y):
+    """Vertical extent of the ink through (x, y): the width of a horizontal stroke there."""
+    return p.js(THICKNESS_JS, "board", x, y, True)
+
+
+def last_item(p):
+    return p.js("""const it = window.drawserverClient.board.model.items;
+        const s = it[it.length - 1]; return s ? {kind: s.kind, n: s.points && s.points.length / 2, pressures: s.pressures || null} : null;""")
+
+
+class Pen:
+    """A pen on a page through CDP (Input.dispatchMouseEvent with pointerType "pen")."""
+
+    def __init__(self, page):
+        self.p = page
+
+    def _send(self, typ, x, y, force, pressed):
+        ev = {"type": typ, "x": x, "y": y, "pointerType": "pen", "force": force,
+              "button": "left" if typ != "mouseMoved" or pressed else "none", "buttons": 1 if pressed else 0}
+        if typ in ("mousePressed", "mouseReleased"):
+            ev["clickCount"] = 1
+        self.p.d.execute_cdp_cmd("Input.dispatchMouseEvent", ev)
+
+    def stroke(self, pts):
+        """pts: [(client x, client y, pressure), ...]"""
+        x, y, f = pts[0]
+        self._send("mouseMoved", x, y, 0, False)
+        self._send("mousePressed", x, y, f, True)
+        for x, y, f in pts[1:]:
+            self._send("mouseMoved", x, y, f, True)
+        self._send("mouseReleased", x, y, 0, False)
+
+
+def client_at(p, fx, fy):
+    """Client point of a fraction of the board."""
+    left, top, w, h = p.js("const r=document.getElementById('board').getBoundingClientRect(); return [r.left, r.top, r.width, r.height]")
+    return left + fx * w, top + fy * h
+
+
+def logical_at(p, fx, fy):
+    w, h = p.canvas_size()
+    return int(fx * w), int(fy * h)
+
+
+def pen_line(p, f0, f1, pressure, steps=40):
+    """Client points from fraction f0 to f1 with pressure(t), t in 0..1."""
+    (x0, y0), (x1, y1) = client_at(p, *f0), client_at(p, *f1)
+    return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps, pressure(i / steps)) for i in range(steps + 1)]
+
+
+def start_turn(base, pages):
+    a = Page("drawer", make_driver(), base)
+    pages.append(a)
+    b = Page("guesser", make_driver(), base)
+    pages.append(b)
+    for p in (a, b):
+        set_viewport(p, 1280, 900)
+    e2e.seat_and_start_turn(a, b, base, "Ada", "Bea")
+    b.wait(lambda: b.js("return window.drawserverClient.state.phase") == "drawing", "the guesser sees the turn")
+    for p in (a, b):
+        p.js("window.dispatchEvent(new Event('resize'))")
+        p.js("document.getElementById('board').scrollIntoView({block: 'center'})")
+    return a, b
+
+
+def wait_items(a, b, n, what):
+    a.wait(lambda: items(a) == n, f"{what} on the drawer's board ({n} items)", timeout=5)
+    b.wait(lambda: items(b) == n, f"{what} on the guesser's board ({n} items)", timeout=8)
+
+
+def flat_pen(a, b, pen):
+    """A pen without a sensor (constant 0.5): BEGIN/POINTS, a uniform stroke."""
+    pick_colour(a, GREEN)
+    pen.stroke(pen_line(a, (0.15, 0.15), (0.85, 0.15), lambda t: 0.5))
+    wait_items(a, b, 1, "the flat pen's stroke")
+    for p in (a, b):
+        it = last_item(p)
+        if it["pressures"] is not None:
+            raise Failure(f"[{p.label}] a pen with a constant 0.5 drew with pressure: {it}")
+    y = logical_at(a, 0.5, 0.15)[1]
+    t = [thickness(b, logical_at(a, fx, 0)[0], y) for fx in (0.25, 0.5, 0.75)]
+    if max(t) - min(t) > 1 or not 15 <= min(t) <= 18:
+        raise Failure(f"the flat pen's stroke (width 16) is not uniform on the guesser: {t}")
+    log(f"a pen at a constant 0.5: BEGIN/POINTS, uniform {t} px on the guesser: ok")
+
+
+def tapered_pen(a, b, pen):
+    """Pressure from 0.05 to 1 along a horizontal stroke: tapered on the guesser."""
+    a.click('#widths [aria-label="Width 32"]')
+    pick_colour(a, BLUE)
+    pen.stroke(pen_line(a, (0.15, 0.35), (0.85, 0.35), lambda t: 0.05 + 0.95 * t))
+    wait_items(a, b, 2, "the pressure stroke")
+    for p in (a, b):
+        it = last_item(p)
+        ps = it["pressures"]
+        if not ps or len(ps) != it["n"] or not (ps[0] < 60 and ps[-1] > 240):
+            raise Failure(f"[{p.label}] the pen stroke has no growing pressure: {it}")
+    y = logical_at(a, 0.5, 0.35)[1]
+    thin_x, thick_x = logical_at(a, 0.22, 0)[0], logical_at(a, 0.78, 0)[0]
+    b.wait(lambda: thickness(b, thick_x, y) > 0, "the tapered stroke's thick end on the guesser")
+    thin, mid, thick = thickness(b, thin_x, y), thickness(b, logical_at(a, 0.5, 0)[0], y), thickness(b, thick_x, y)
+    # p = 255 * (0.15 + 0.85 * pressure) of width 32: about 8 px at 10 % of the way, 29 px at 90 %
+    if not (thin <= 13 and thick >= 24 and thick >= 2 * thin and thin < mid < thick):
+        raise Failure(f"the pressure stroke is not tapered on the guesser: thin {thin}, middle {mid}, thick {thick}")
+    log(f"a pen with pressure 0.05 -> 1: PRESSURE_BEGIN/POINTS, {thin} -> {mid} -> {thick} px on the guesser: ok")
+    return thin, thick
+
+
+def mouse_stroke(a, b):
+    """A mouse stroke stays uniform and without pressure."""
+    pick_colour(a, RED)
+    a.click('#widths [aria-label="Width 16"]')
+    mouse_drag(a, [(0.15, 0.55), (0.5, 0.55), (0.85, 0.55)])
+    wait_items(a, b, 3, "the mouse stroke")
+    for p in (a, b):
+        if last_item(p)["pressures"] is not None:
+            raise Failure(f"[{p.label}] a mouse stroke has pressure")
+    y = logical_at(a, 0.5, 0.55)[1]
+    t = [thickness(b, logical_at(a, fx, 0)[0], y) for fx in (0.25, 0.5, 0.75)]
+    if max(t) - min(t) > 1 or not 15 <= min(t) <= 18:
+        raise Failure(f"the mouse stroke (width 16) is not uniform on the guesser: {t}")
+    log(f"a mouse stroke: BEGIN/POINTS, uniform {t} px on the guesser: ok")
+
+
+def decorate(a, b, pen):
+    """A few pressure strokes for the screenshot: a wave and a pressure eraser."""
+    a.click('#widths [aria-label="Width 48"]')
+    pick_colour(a, PURPLE)
+    wave = []
+    for i in range(61):
+        t = i / 60
+        fx, fy = 0.1 + 0.8 * t, 0.78 + 0.08 * math.sin(t * 4 * math.pi)
+        wave.append((*client_at(a, fx, fy), 0.1 + 0.9 * abs(math.sin(t * 3 * math.pi))))
+    pen.stroke(wave)
+    wait_items(a, b, 4, "the wave")
+    # a pressure eraser across the tapered stroke's thick half
+    a.click('#toolbar button[data-tool="eraser"]')
+    a.click('#widths [aria-label="Width 32"]')
+    pen.stroke(pen_line(a, (0.7, 0.25), (0.7, 0.45), lambda t: 0.1 + 0.9 * math.sin(t * math.pi), steps=20))
+    wait_items(a, b, 5, "the pressure eraser")
+    x, y = logical_at(a, 0.7, 0.35)
+    b.wait(lambda: b.pixel(x, y) == [255, 255, 255], "the eraser's white across the blue stroke on the guesser", timeout=8)
+    if last_item(b)["pressures"] is None:
+        raise Failure("the eraser stroke has no pressure on the guesser")
+    log("a pen eraser with pressure erases on the guesser: ok")
+
+
+def pressure(base, pages):
+    a, b = start_turn(base, pages)
+    pen = Pen(a)
+    a.click('#widths [aria-label="Width 16"]')
+    flat_pen(a, b, pen)
+    thin, thick = tapered_pen(a, b, pen)
+    mouse_stroke(a, b)
+    decorate(a, b, pen)
+    a.wait(lambda: a.js(RASTER_HASH_JS) == b.js(RASTER_HASH_JS), "the guesser's canvas pixel for pixel the drawer's", timeout=8)
+    log("the guesser's canvas equals the drawer's: ok")
+    b.screenshot("pressure")
+
+    # undo the eraser: the tapered stroke is whole again, the same on both pages
+    a.click("#tool-undo")
+    wait_items(a, b, 4, "the undo")
+    y = logical_at(a, 0.5, 0.35)[1]
+    thin_x, thick_x = logical_at(a, 0.22, 0)[0], logical_at(a, 0.78, 0)[0]
+    again = (thickness(b, thin_x, y), thickness(b, thick_x, y))
+    if again != (thin, thick):
+        raise Failure(f"after an undo the tapered stroke is {again}, was {(thin, thick)}")
+    a.wait(lambda: a.js(RASTER_HASH_JS) == b.js(RASTER_HASH_JS), "the guesser's canvas equal to the drawer's after the undo", timeout=8)
+    log("undo redraws the tapered strokes unchanged: ok")
+
+    # the guesser reloads: the server's canvas replay carries the pressure operations
+    want = a.js(RASTER_HASH_JS)
+    b.d.refresh()
+    b.wait(lambda: b.js("return !!window.drawserverClient && window.drawserverClient.state.phase") == "drawing", "the guesser back in the turn", timeout=20)
+    b.wait(lambda: b.js(RASTER_HASH_JS) == want, "the replayed canvas pixel for pixel the drawer's", timeout=15)
+    if not any(b.js("return window.drawserverClient.board.model.items.map((s) => !!s.pressures)")):
+        raise Failure("the replayed canvas has no pressure stroke")
+    log("the canvas replay after a reload has the same tapered strokes: ok")
+
+
+def main():
+    return e2e.run_suite("e2e_pressure", [pressure])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
