@@ -11,6 +11,11 @@
   leaves the tapered ones exactly as they were; the guesser's canvas equals the drawer's
   pixel for pixel; a reload of the guesser (the server's canvas replay) gives the same
   pixels again.
+  phone (390 x 844, touch through CDP Input.dispatchTouchEvent with a varying `force`): a
+  finger with a constant force 1 draws a uniform stroke without pressure; a finger whose
+  force stays at 1 for a few points, then grows (its stroke held back 150 ms, then sent
+  as BEGIN, POINTS and PRESSURE_POINTS) arrives tapered on the guesser, equal to the
+  drawer's board.
 
 SAVE_SCREENSHOTS=1 writes docs/screenshots/pressure.png (the guesser's page).
 Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_pressure.py
@@ -23,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
 from e2e import Failure, Page, log, make_driver  # noqa: E402
 from e2e_tools import RASTER_HASH_JS, items, mouse_drag, pick_colour, set_viewport  # noqa: E402
+from e2e_tools import Touch  # noqa: E402
 
 BLUE, RED, GREEN, PURPLE = 12, 5, 9, 14  # palette indices
 
@@ -98,13 +104,13 @@ def pen_line(p, f0, f1, pressure, steps=40):
     return [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps, pressure(i / steps)) for i in range(steps + 1)]
 
 
-def start_turn(base, pages):
-    a = Page("drawer", make_driver(), base)
+def start_turn(base, pages, size=(1280, 900), mobile=False, label=""):
+    a = Page("drawer" + label, make_driver(), base)
     pages.append(a)
-    b = Page("guesser", make_driver(), base)
+    b = Page("guesser" + label, make_driver(), base)
     pages.append(b)
     for p in (a, b):
-        set_viewport(p, 1280, 900)
+        set_viewport(p, *size, mobile=mobile)
     e2e.seat_and_start_turn(a, b, base, "Ada", "Bea")
     b.wait(lambda: b.js("return window.drawserverClient.state.phase") == "drawing", "the guesser sees the turn")
     for p in (a, b):
@@ -228,8 +234,58 @@ def pressure(base, pages):
     log("the canvas replay after a reload has the same tapered strokes: ok")
 
 
+class PressureTouch(Touch):
+    """One finger through CDP whose force (PointerEvent.pressure) follows the stroke."""
+
+    force = 1.0
+
+    def _send(self, typ):
+        pts = [{"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4, "force": self.force} for i, (x, y) in sorted(self.down.items())]
+        self.p.d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": typ, "touchPoints": pts if typ != "touchEnd" else []})
+
+    def pressure_stroke(self, pts):
+        """pts: [(client x, client y, force), ...]"""
+        for i, (x, y, f) in enumerate(pts):
+            self.force = f
+            if i == 0:
+                self.start(f0=(x, y))
+            else:
+                self.move(f0=(x, y))
+        self.lift()
+
+
+def phone(base, pages):
+    a, b = start_turn(base, pages, (390, 844), mobile=True, label="-390")
+    t = PressureTouch(a)
+    a.click('#widths [aria-label="Width 32"]')
+    pick_colour(a, BLUE)
+    # first a finger with a constant force 1 (no sensor: no pressure), then one whose force grows
+    t.pressure_stroke(pen_line(a, (0.1, 0.6), (0.9, 0.6), lambda u: 1.0, steps=30))
+    wait_items(a, b, 1, "the finger's flat stroke")
+    if last_item(b)["pressures"] is not None:
+        raise Failure("a finger with a constant force 1 drew with pressure")
+    y = logical_at(a, 0.5, 0.6)[1]
+    flat = [thickness(b, logical_at(a, fx, 0)[0], y) for fx in (0.2, 0.5, 0.8)]
+    if max(flat) - min(flat) > 1 or not 31 <= min(flat) <= 34:
+        raise Failure(f"the finger's flat stroke (width 32) is not uniform on the guesser: {flat}")
+    # the force stays at 1 for the first points (sent as BEGIN/POINTS), then varies: the
+    # rest of the stroke is PRESSURE_POINTS (one stroke mixes both)
+    t.pressure_stroke(pen_line(a, (0.1, 0.3), (0.9, 0.3), lambda u: 1.0 if u < 0.1 else 0.05 + 0.95 * (u - 0.1) / 0.9, steps=30))
+    wait_items(a, b, 2, "the finger's pressure stroke")
+    it = last_item(b)
+    ps = it["pressures"] or []
+    if not (ps[:3] == [255, 255, 255] and min(ps) < 60 and ps[-1] > 240):
+        raise Failure(f"the finger's stroke is not full width, then growing pressure on the guesser: {it}")
+    y = logical_at(a, 0.5, 0.3)[1]
+    thin, thick = thickness(b, logical_at(a, 0.25, 0)[0], y), thickness(b, logical_at(a, 0.82, 0)[0], y)
+    if not (thin <= 13 and thick >= 24):
+        raise Failure(f"the finger's pressure stroke is not tapered on the guesser: {thin} -> {thick}")
+    a.wait(lambda: a.js(RASTER_HASH_JS) == b.js(RASTER_HASH_JS), "the guesser's canvas pixel for pixel the drawer's", timeout=8)
+    log(f"phone: a finger's pressure tapers {thin} -> {thick} px, a constant force 1 stays {flat}: ok")
+
+
 def main():
-    return e2e.run_suite("e2e_pressure", [pressure])
+    return e2e.run_suite("e2e_pressure", [pressure, phone])
 
 
 if __name__ == "__main__":

@@ -330,3 +330,22 @@ test('switched off, nothing has pressure', () => {
   assert.equal(s.first(t), null);
   assert.equal(s.sample(t, ev('pen', 0.7)), null);
 });
+
+test('a held touch stroke\'s preview has the pixels that its ops draw on the board', async () => {
+  // PreviewLayer only needs a 2D context's putImageData and the ImageData constructor
+  globalThis.ImageData ??= class { constructor(data, w, h) { Object.assign(this, { data, width: w, height: h }); } };
+  const { PreviewLayer } = await import('../../../web-static/js/board-preview.js');
+  const canvas = { width: 0, height: 0, getContext: () => ({ putImageData() {} }) };
+  const layer = new PreviewLayer(canvas);
+  layer.resize(160, 100);
+  // a stroke that starts without pressure and gets it (as a finger that only then varies)
+  const pts = [[20, 50, null], [35, 45, null], [50, 55, 90], [70, 40, 200], [95, 60, 30], [120, 50, 255]];
+  layer.show([pts[0]], 24, RED);
+  for (let i = 1; i < pts.length; i++) layer.extend(pts[i - 1], pts[i], 24, RED);
+  const m = new CanvasModel(160, 100);
+  m.applyAll([begin(20, 50, { width: 24 }), points(15, -5), ppoints([15, 10, 20, -15, 25, 20, 25, -10], [90, 200, 30, 255]), END]);
+  for (let i = 0; i < 160 * 100; i++) {
+    const inked = m.raster.data[4 * i + 1] === 0;
+    assert.equal(layer.raster.data[4 * i + 3] === 255, inked, `pixel ${i % 160},${Math.floor(i / 160)}`);
+  }
+});
