@@ -10,14 +10,17 @@
   pressure; an eraser with pen pressure erases a tapered band; undo of the last stroke
   leaves the tapered ones exactly as they were; the guesser's canvas equals the drawer's
   pixel for pixel; a reload of the guesser (the server's canvas replay) gives the same
-  pixels again.
+  pixels again. The toolbar's pressure switch is hidden until the pen shows pressure,
+  then on (the toolbar still one row); switched off, the pen draws without pressure, and
+  the choice is remembered in localStorage.
   phone (390 x 844, touch through CDP Input.dispatchTouchEvent with a varying `force`): a
   finger with a constant force 1 draws a uniform stroke without pressure; a finger whose
   force stays at 1 for a few points, then grows (its stroke held back 150 ms, then sent
   as BEGIN, POINTS and PRESSURE_POINTS) arrives tapered on the guesser, equal to the
   drawer's board.
 
-SAVE_SCREENSHOTS=1 writes docs/screenshots/pressure.png (the guesser's page).
+SAVE_SCREENSHOTS=1 writes docs/screenshots/pressure.png (the guesser's page) and
+pressure-drawer.png (the drawer's, with the switch in the toolbar).
 Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_pressure.py
 """
 import math
@@ -27,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
 from e2e import Failure, Page, log, make_driver  # noqa: E402
-from e2e_tools import RASTER_HASH_JS, items, mouse_drag, pick_colour, set_viewport  # noqa: E402
+from e2e_tools import RASTER_HASH_JS, TOOLBAR_ROW_JS, items, mouse_drag, pick_colour, set_viewport  # noqa: E402
 from e2e_tools import Touch  # noqa: E402
 
 BLUE, RED, GREEN, PURPLE = 12, 5, 9, 14  # palette indices
@@ -201,17 +204,54 @@ def decorate(a, b, pen):
     log("a pen eraser with pressure erases on the guesser: ok")
 
 
+def pressure_switch(a):
+    return a.js("const b = document.getElementById('tool-pressure'); return [!b.closest('[hidden]') && b.getClientRects().length > 0, b.getAttribute('aria-pressed'), localStorage.getItem('drawserver.pressure')]")
+
+
+def switch_off(a, b, pen):
+    """The switch turns pressure off: a pen with a varying pressure draws a uniform stroke."""
+    a.click("#tool-pressure")
+    if pressure_switch(a) != [True, "false", "off"]:
+        raise Failure(f"the pressure switch after a click: {pressure_switch(a)}")
+    a.click('#toolbar button[data-tool="pen"]')
+    pick_colour(a, RED)
+    a.click('#widths [aria-label="Width 16"]')
+    n = items(a)
+    pen.stroke(pen_line(a, (0.15, 0.65), (0.85, 0.65), lambda t: 0.05 + 0.95 * t))
+    wait_items(a, b, n + 1, "the pen stroke with the switch off")
+    if last_item(b)["pressures"] is not None:
+        raise Failure("with the switch off a pen stroke has pressure")
+    y = logical_at(a, 0.5, 0.65)[1]
+    t = [thickness(b, logical_at(a, fx, 0)[0], y) for fx in (0.25, 0.75)]
+    if t[0] != t[1]:
+        raise Failure(f"with the switch off the pen stroke is not uniform: {t}")
+    a.click("#tool-pressure")
+    if pressure_switch(a) != [True, "true", "on"]:
+        raise Failure(f"the pressure switch after a second click: {pressure_switch(a)}")
+    log(f"the switch off: a pressure pen draws a uniform {t[0]} px stroke; on again, remembered: ok")
+
+
 def pressure(base, pages):
     a, b = start_turn(base, pages)
     pen = Pen(a)
+    a.js("localStorage.removeItem('drawserver.pressure')")
     a.click('#widths [aria-label="Width 16"]')
     flat_pen(a, b, pen)
+    if pressure_switch(a)[0]:
+        raise Failure("the pressure switch shows before any pointer had pressure")
     thin, thick = tapered_pen(a, b, pen)
+    if pressure_switch(a) != [True, "true", "on"]:
+        raise Failure(f"the pressure switch after a pressure stroke (shown, pressed, stored): {pressure_switch(a)}")
+    row = a.js(TOOLBAR_ROW_JS)
+    if not row["oneRow"] or row["overflow"]:
+        raise Failure(f"the toolbar with the pressure switch is not one row at 1280 px: {row}")
+    log("the pressure switch appears (on) with the first pressure stroke, toolbar one row: ok")
     mouse_stroke(a, b)
     decorate(a, b, pen)
     a.wait(lambda: a.js(RASTER_HASH_JS) == b.js(RASTER_HASH_JS), "the guesser's canvas pixel for pixel the drawer's", timeout=8)
     log("the guesser's canvas equals the drawer's: ok")
     b.screenshot("pressure")
+    a.screenshot("pressure-drawer")
 
     # undo the eraser: the tapered stroke is whole again, the same on both pages
     a.click("#tool-undo")
@@ -232,6 +272,7 @@ def pressure(base, pages):
     if not any(b.js("return window.drawserverClient.board.model.items.map((s) => !!s.pressures)")):
         raise Failure("the replayed canvas has no pressure stroke")
     log("the canvas replay after a reload has the same tapered strokes: ok")
+    switch_off(a, b, pen)
 
 
 class PressureTouch(Touch):

@@ -39,7 +39,9 @@ export class Board {
     this.color = [0, 0, 0];
     this.width = 8;
     /** Which pointers draw with pressure (`pressure.enabled`: the toolbar's switch). */
-    this.pressure = new PressureSense();
+    this.pressure = new PressureSense(() => this.onPressureFound?.());
+    /** Called when a pen or finger first shows pressure (the toolbar shows its switch). */
+    this.onPressureFound = null;
     /** What the pointer that is down does: {id, mode: stroke|held|shape|fill|look, ...} or null. */
     this.drag = null;
     /** Fingers on the board: pointerId -> {x, y} (client px). */

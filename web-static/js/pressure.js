@@ -8,7 +8,8 @@
 // not one of those constants, or from the first event of a stroke whose value differs
 // from the stroke's first (and is not 0). The board remembers a pointer type that once
 // showed pressure, so its next strokes have it from the start even when they begin at
-// exactly 0.5.
+// exactly 0.5. Switched off (the toolbar's toggle), pointers are still recognised, so
+// the toggle can appear, but every stroke is sent without pressure.
 
 import { MAX_PRESSURE, MIN_PRESSURE } from './ops.js';
 
@@ -30,19 +31,27 @@ export function pressureToP(pressure) {
 }
 
 export class PressureSense {
-  constructor() {
+  /** @param {(type: string) => void} [onFound] called when a pointer type first shows pressure */
+  constructor(onFound = null) {
     /** Off: every stroke is sent without pressure. */
     this.enabled = true;
     /** Pointer types ('pen', 'touch') that have shown a varying pressure. */
     this.known = new Set();
+    this.onFound = onFound;
+  }
+
+  found(type) {
+    if (this.known.has(type)) return;
+    this.known.add(type);
+    this.onFound?.(type);
   }
 
   /** A stroke begins with this pointerdown: its pressure state {type, first, on}. */
   start(ev) {
     const track = { type: ev.pointerType, first: ev.pressure, on: false };
-    if (!this.enabled || ev.pointerType === 'mouse') return track;
-    if (!FLAT.has(ev.pressure) && Number.isFinite(ev.pressure)) this.known.add(ev.pointerType);
-    track.on = this.known.has(ev.pointerType);
+    if (ev.pointerType === 'mouse') return track;
+    if (!FLAT.has(ev.pressure) && Number.isFinite(ev.pressure)) this.found(ev.pointerType);
+    track.on = this.enabled && this.known.has(ev.pointerType);
     return track;
   }
 
@@ -51,10 +60,10 @@ export class PressureSense {
    * value varies. Returns the point's width factor p, or null while it is off.
    */
   sample(track, ev) {
-    if (!track.on && this.enabled && track.type !== 'mouse' && Number.isFinite(ev.pressure)
+    if (!track.on && track.type !== 'mouse' && Number.isFinite(ev.pressure)
       && ev.pressure > 0 && ev.pressure !== track.first) {
-      track.on = true;
-      this.known.add(track.type);
+      this.found(track.type);
+      track.on = this.enabled;
     }
     return track.on ? pressureToP(ev.pressure) : null;
   }

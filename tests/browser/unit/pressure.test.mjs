@@ -323,12 +323,20 @@ test('a stroke that starts at a flat value gets pressure once the value varies',
   assert.ok(s.known.has('pen'));
 });
 
-test('switched off, nothing has pressure', () => {
-  const s = new PressureSense();
+test('switched off, nothing has pressure, but pressure pointers are still found', () => {
+  const found = [];
+  const s = new PressureSense((type) => found.push(type));
   s.enabled = false;
   const t = s.start(ev('pen', 0.3));
   assert.equal(s.first(t), null);
   assert.equal(s.sample(t, ev('pen', 0.7)), null);
+  const u = s.start(ev('touch', 1));
+  assert.equal(s.sample(u, ev('touch', 0.4)), null);
+  assert.deepEqual(found, ['pen', 'touch']);
+  s.enabled = true;
+  assert.equal(s.first(s.start(ev('pen', 0.5))), pressureToP(0.5));
+  s.start(ev('pen', 0.3));
+  assert.deepEqual(found, ['pen', 'touch'], 'onFound once per pointer type');
 });
 
 test('a held touch stroke\'s preview has the pixels that its ops draw on the board', async () => {
