@@ -152,7 +152,8 @@ def tapered_pen(a, b, pen):
     for p in (a, b):
         it = last_item(p)
         ps = it["pressures"]
-        if not ps or len(ps) != it["n"] or not (ps[0] < 60 and ps[-1] > 240):
+        # (the browser may merge the last moves before the release: the end is not exactly 1)
+        if not ps or len(ps) != it["n"] or not (ps[0] < 60 and max(ps) > 220 and ps == sorted(ps)):
             raise Failure(f"[{p.label}] the pen stroke has no growing pressure: {it}")
     y = logical_at(a, 0.5, 0.35)[1]
     thin_x, thick_x = logical_at(a, 0.22, 0)[0], logical_at(a, 0.78, 0)[0]
@@ -315,7 +316,7 @@ def phone(base, pages):
     wait_items(a, b, 2, "the finger's pressure stroke")
     it = last_item(b)
     ps = it["pressures"] or []
-    if not (ps[:3] == [255, 255, 255] and min(ps) < 60 and ps[-1] > 240):
+    if not (ps[:3] == [255, 255, 255] and min(ps) < 60 and max(ps[3:]) > 200 and ps[3:] == sorted(ps[3:])):
         raise Failure(f"the finger's stroke is not full width, then growing pressure on the guesser: {it}")
     y = logical_at(a, 0.5, 0.3)[1]
     thin, thick = thickness(b, logical_at(a, 0.25, 0)[0], y), thickness(b, logical_at(a, 0.82, 0)[0], y)

@@ -46,6 +46,7 @@ function buildPalette() {
 
 function buildWidths() {
   const widths = $('#widths');
+  const pressure = $('#tool-pressure');
   WIDTHS.forEach((w) => {
     const b = el('button', {
       type: 'button',
@@ -55,12 +56,12 @@ function buildWidths() {
       attrs: { 'aria-label': t('tools.widthN', { n: w }), 'aria-pressed': String(w === ui.board.width) },
       on: { click: () => {
         ui.board.width = w;
-        for (const x of $$('button', widths)) x.setAttribute('aria-pressed', String(x === b));
+        for (const x of $$('.width', widths)) x.setAttribute('aria-pressed', String(x === b));
         updateBrushCursor();
       } },
     }, el('span', { className: 'width-dot', attrs: { 'aria-hidden': 'true' } }));
     b.style.setProperty('--w', `${Math.max(3, Math.min(26, w * 0.6))}px`);
-    widths.append(b);
+    pressure.before(b);
   });
 }
 
@@ -81,7 +82,7 @@ function storePressure(value) {
 }
 
 /**
- * The pen-pressure switch (on by default). It is hidden until a pen or finger shows
+ * The pen-pressure switch (on by default), after the width buttons. It is hidden until a pen or finger shows
  * pressure (board.onPressureFound), here or in an earlier visit: mouse users never see it.
  */
 function initPressureToggle() {
