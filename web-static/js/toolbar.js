@@ -82,8 +82,9 @@ function storePressure(value) {
 }
 
 /**
- * The pen-pressure switch (on by default), after the width buttons. It is hidden until a pen or finger shows
- * pressure (board.onPressureFound), here or in an earlier visit: mouse users never see it.
+ * The pen-pressure switch (on by default), after the width buttons. It is hidden until
+ * a pen or finger shows pressure (board.onPressureFound), here or in an earlier visit:
+ * mouse users never see it.
  */
 function initPressureToggle() {
   const board = ui.board;
