@@ -4,6 +4,8 @@
 // ink that the release commits: nothing jumps when it is sent.
 
 import { Raster } from './raster.js';
+import { pressureRadius } from './renderer.js';
+import { MAX_PRESSURE } from './ops.js';
 
 export class PreviewLayer {
   /** @param {HTMLCanvasElement | null} canvas (none: previews are simply not shown) */
@@ -31,7 +33,10 @@ export class PreviewLayer {
     this.box = null;
   }
 
-  /** Replace the preview with a polyline (one point: a dot). */
+  /**
+   * Replace the preview with a polyline (one point: a dot). Points are [x, y] or
+   * [x, y, p] with a pen-pressure width factor p (null: none).
+   */
   show(points, width, [r, g, b]) {
     if (!this.raster) return;
     const old = this.box;
@@ -41,10 +46,10 @@ export class PreviewLayer {
     this.put(union(old, this.box));
   }
 
-  /** Add one segment to the preview (a touch stroke that is not sent yet). */
-  extend(ax, ay, bx, by, width, [r, g, b]) {
+  /** Add one segment from point a to point b to the preview (a touch stroke that is not sent yet). */
+  extend(a, b, width, [red, green, blue]) {
     if (!this.raster) return;
-    this.paint([[ax, ay], [bx, by]], width, r, g, b);
+    this.paint([a, b], width, red, green, blue);
     this.put(this.box);
   }
 
@@ -59,12 +64,16 @@ export class PreviewLayer {
   paint(points, width, r, g, b) {
     const d = this.raster.dirty;
     d.reset();
-    const [x0, y0] = points[0];
-    this.raster.segment(x0, y0, x0, y0, width, r, g, b);
-    for (let i = 1; i < points.length; i++) {
-      const [ax, ay] = points[i - 1];
-      const [bx, by] = points[i];
-      this.raster.segment(ax, ay, bx, by, width, r, g, b);
+    // the same pixels as the board's CanvasModel: without pressure a capsule of the
+    // width; with it (at either end) tapered, a point without p counting as 255
+    for (let i = 0; i < points.length; i++) {
+      const [ax, ay, pa] = points[Math.max(0, i - 1)];
+      const [bx, by, pb] = points[i];
+      if (pa == null && pb == null) this.raster.segment(ax, ay, bx, by, width, r, g, b);
+      else {
+        const ra = pressureRadius(width, pa ?? MAX_PRESSURE);
+        this.raster.taperedSegment(ax, ay, ra, bx, by, pressureRadius(width, pb ?? MAX_PRESSURE), r, g, b);
+      }
     }
     if (!d.empty) this.box = union(this.box, [d.x0, d.y0, d.x1, d.y1]);
   }

@@ -2,7 +2,9 @@
 // input (Pointer Events with coalesced events), which is applied locally at once
 // and queued in an OpBatcher that sends one binary frame per 16..33 ms batch.
 // Shape tools (line, rectangle, ellipse) are previewed while dragged and sent as one
-// ordinary stroke on release (shapes.js). On touch screens two fingers zoom and pan
+// ordinary stroke on release (shapes.js). A pen or finger that reports a varying
+// pressure draws pressure strokes (PRESSURE_BEGIN/PRESSURE_POINTS, pressure.js); a
+// mouse draws BEGIN/POINTS as before. On touch screens two fingers zoom and pan
 // the board (board-zoom.js) and never draw: see touchDown().
 
 import { OP, TOOL, OpBatcher, decodeOps, OpsError } from './ops.js';
@@ -11,6 +13,7 @@ import { toLogical } from './util.js';
 import { isShapeTool, shapePath, strokeOps } from './shapes.js';
 import { PreviewLayer } from './board-preview.js';
 import { BoardZoom } from './board-zoom.js';
+import { PressureSense } from './pressure.js';
 
 /** How long a one-finger stroke is held back before it is sent (see touchDown). */
 export const TOUCH_HOLD_MS = 150;
@@ -35,6 +38,10 @@ export class Board {
     this.tool = 'pen';
     this.color = [0, 0, 0];
     this.width = 8;
+    /** Which pointers draw with pressure (`pressure.enabled`: the toolbar's switch). */
+    this.pressure = new PressureSense(() => this.onPressureFound?.());
+    /** Called when a pen or finger first shows pressure (the toolbar shows its switch). */
+    this.onPressureFound = null;
     /** What the pointer that is down does: {id, mode: stroke|held|shape|fill|look, ...} or null. */
     this.drag = null;
     /** Fingers on the board: pointerId -> {x, y} (client px). */
@@ -240,20 +247,50 @@ export class Board {
     if (isShapeTool(this.tool)) {
       this.drag = { id, mode: 'shape', touch, tool: this.tool, from: at, to: at };
       this.shift = ev.shiftKey;
-    } else if (touch) {
-      // held back for TOUCH_HOLD_MS (see touchDown): drawn on the preview only
-      this.drag = { id, mode: 'held', touch, points: [at], timer: setTimeout(() => this.commitHeld(), TOUCH_HOLD_MS) };
-      this.preview.show([at], this.width, this.inkColor());
     } else {
-      this.beginStroke(id, at, false);
+      const sense = this.pressure.start(ev);
+      const point = [...at, this.pressure.first(sense)];
+      if (touch) {
+        // held back for TOUCH_HOLD_MS (see touchDown): drawn on the preview only
+        this.drag = { id, mode: 'held', touch, sense, points: [point], timer: setTimeout(() => this.commitHeld(), TOUCH_HOLD_MS) };
+        this.preview.show([point], this.width, this.inkColor());
+      } else {
+        this.beginStroke(id, point, false, sense);
+      }
     }
   }
 
-  beginStroke(id, [x, y], touch) {
+  /** Open a stroke at [x, y, p] (p: the width factor, or null without pressure). */
+  beginStroke(id, [x, y, p], touch, sense) {
     const eraser = this.tool === 'eraser';
     const [r, g, b] = this.inkColor();
-    this.drag = { id, mode: 'stroke', touch, last: [x, y] };
-    this.local({ type: OP.BEGIN, tool: eraser ? TOOL.ERASER : TOOL.PEN, r, g, b, width: this.width, x, y });
+    this.drag = { id, mode: 'stroke', touch, sense, last: [x, y] };
+    const op = { type: OP.BEGIN, tool: eraser ? TOOL.ERASER : TOOL.PEN, r, g, b, width: this.width, x, y };
+    if (p != null) Object.assign(op, { type: OP.PRESSURE_BEGIN, p });
+    this.local(op);
+  }
+
+  /**
+   * Send points [x, y, p] of the live stroke, which ended at `last`: POINTS for the run
+   * without pressure (p null), PRESSURE_POINTS for the run with it.
+   */
+  sendPoints(last, points) {
+    let [lx, ly] = last;
+    let run = null;
+    const send = () => {
+      if (run) this.local(run.pressures ? run : { type: OP.POINTS, deltas: run.deltas });
+      run = null;
+    };
+    for (const [x, y, p] of points) {
+      if (run && (p == null) !== (run.pressures === null)) send();
+      if (!run) run = { type: OP.PRESSURE_POINTS, deltas: [], pressures: p == null ? null : [] };
+      run.deltas.push(x - lx, y - ly);
+      if (p != null) run.pressures.push(p);
+      lx = x;
+      ly = y;
+    }
+    send();
+    return [lx, ly];
   }
 
   fill([x, y]) {
@@ -284,23 +321,24 @@ export class Board {
     let events = typeof ev.getCoalescedEvents === 'function' ? ev.getCoalescedEvents() : [];
     if (!events || events.length === 0) events = [ev];
     const held = d.mode === 'held';
-    const deltas = [];
-    let [lx, ly] = held ? d.points[d.points.length - 1] : d.last;
+    const points = [];
+    let [lx, ly, lp] = held ? d.points[d.points.length - 1] : d.last;
     for (const e of events) {
+      const p = this.pressure.sample(d.sense, e);
       const [x, y] = this.point(e);
       if (x === lx && y === ly) continue;
       if (held) {
-        d.points.push([x, y]);
-        this.preview.extend(lx, ly, x, y, this.width, this.inkColor());
+        d.points.push([x, y, p]);
+        this.preview.extend([lx, ly, lp], [x, y, p], this.width, this.inkColor());
       } else {
-        deltas.push(x - lx, y - ly);
+        points.push([x, y, p]);
       }
       lx = x;
       ly = y;
+      lp = p;
     }
-    if (held || deltas.length === 0) return;
-    d.last = [lx, ly];
-    this.local({ type: OP.POINTS, deltas });
+    if (held || points.length === 0) return;
+    d.last = this.sendPoints(d.last, points);
   }
 
   showShape() {
@@ -316,17 +354,8 @@ export class Board {
     clearTimeout(d.timer);
     this.preview.clear();
     const [first, ...rest] = d.points;
-    this.beginStroke(d.id, first, true);
-    if (rest.length === 0) return;
-    const deltas = [];
-    let [lx, ly] = first;
-    for (const [x, y] of rest) {
-      deltas.push(x - lx, y - ly);
-      lx = x;
-      ly = y;
-    }
-    this.drag.last = [lx, ly];
-    this.local({ type: OP.POINTS, deltas });
+    this.beginStroke(d.id, first, true, d.sense);
+    if (rest.length > 0) this.drag.last = this.sendPoints(first, rest);
   }
 
   onUp(ev, ok) {

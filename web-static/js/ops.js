@@ -1,11 +1,16 @@
-// Binary drawing operations (protocol section 5.2): varints, zigzag, encoder, decoder
-// and the batching sender used by the drawer. Pure module: no DOM access.
+// Binary drawing operations (protocol sections 5.2 and 12.4): varints, zigzag, encoder,
+// decoder and the batching sender used by the drawer. Pure module: no DOM access.
 
-export const OP = Object.freeze({ BEGIN: 1, POINTS: 2, END: 3, FILL: 4, UNDO: 5, CLEAR: 6 });
+export const OP = Object.freeze({
+  BEGIN: 1, POINTS: 2, END: 3, FILL: 4, UNDO: 5, CLEAR: 6, PRESSURE_BEGIN: 7, PRESSURE_POINTS: 8,
+});
 export const TOOL = Object.freeze({ PEN: 0, ERASER: 1 });
 export const MAX_POINTS_PER_OP = 1024;
 export const MIN_WIDTH = 1;
 export const MAX_WIDTH = 64;
+/** A point's width factor p (1..255): its width is width * p / 255 px (at least 1 px). */
+export const MIN_PRESSURE = 1;
+export const MAX_PRESSURE = 255;
 /** Stay well below the default 64 KiB binary frame limit. */
 export const MAX_FRAME_BYTES = 60000;
 
@@ -86,14 +91,21 @@ export class ByteReader {
   }
 }
 
+function checkPressure(p) {
+  if (!Number.isInteger(p) || p < MIN_PRESSURE || p > MAX_PRESSURE) throw new OpsError('pressure out of range');
+  return p;
+}
+
 function writeOp(w, op) {
   switch (op.type) {
     case OP.BEGIN:
-      w.u8(OP.BEGIN);
+    case OP.PRESSURE_BEGIN:
+      w.u8(op.type);
       w.u8(op.tool === TOOL.ERASER ? TOOL.ERASER : TOOL.PEN);
       w.u8(op.r); w.u8(op.g); w.u8(op.b);
       if (op.width < MIN_WIDTH || op.width > MAX_WIDTH) throw new OpsError('width out of range');
       w.u8(op.width);
+      if (op.type === OP.PRESSURE_BEGIN) w.u8(checkPressure(op.p));
       w.svarint(op.x); w.svarint(op.y);
       break;
     case OP.POINTS: {
@@ -102,6 +114,18 @@ function writeOp(w, op) {
       w.u8(OP.POINTS);
       w.uvarint(n);
       for (let i = 0; i < op.deltas.length; i++) w.svarint(op.deltas[i]);
+      break;
+    }
+    case OP.PRESSURE_POINTS: {
+      const n = op.pressures.length;
+      if (n < 1 || n > MAX_POINTS_PER_OP) throw new OpsError('PRESSURE_POINTS count out of range');
+      if (op.deltas.length !== 2 * n) throw new OpsError('PRESSURE_POINTS needs one pressure per point');
+      w.u8(OP.PRESSURE_POINTS);
+      w.uvarint(n);
+      for (let i = 0; i < n; i++) {
+        w.svarint(op.deltas[2 * i]); w.svarint(op.deltas[2 * i + 1]);
+        w.u8(checkPressure(op.pressures[i]));
+      }
       break;
     }
     case OP.FILL:
@@ -128,8 +152,10 @@ export function encodeOps(ops) {
 
 /**
  * Decode one binary frame into operations. Structural validation only (opcodes,
- * truncation, n and width ranges, empty frame); throws OpsError on invalid input.
- * POINTS ops carry `deltas` (relative, as on the wire).
+ * truncation, n, width and pressure ranges, empty frame); throws OpsError on invalid input.
+ * POINTS ops carry `deltas` (relative, as on the wire); PRESSURE_POINTS ops carry the
+ * same `deltas` and `pressures` (one width factor 1..255 per point); PRESSURE_BEGIN is
+ * BEGIN with the first point's `p`.
  */
 export function decodeOps(bytes) {
   const r = new ByteReader(bytes);
@@ -138,14 +164,22 @@ export function decodeOps(bytes) {
   while (!r.done) {
     const code = r.u8();
     switch (code) {
-      case OP.BEGIN: {
+      case OP.BEGIN:
+      case OP.PRESSURE_BEGIN: {
         const tool = r.u8();
         if (tool !== TOOL.PEN && tool !== TOOL.ERASER) throw new OpsError('bad tool');
         const red = r.u8(), green = r.u8(), blue = r.u8();
         const width = r.u8();
         if (width < MIN_WIDTH || width > MAX_WIDTH) throw new OpsError('width out of range');
-        const x = r.svarint(), y = r.svarint();
-        ops.push({ type: OP.BEGIN, tool, r: red, g: green, b: blue, width, x, y });
+        if (code === OP.PRESSURE_BEGIN) {
+          const p = r.u8();
+          if (p < MIN_PRESSURE) throw new OpsError('pressure out of range');
+          const x = r.svarint(), y = r.svarint();
+          ops.push({ type: OP.PRESSURE_BEGIN, tool, r: red, g: green, b: blue, width, p, x, y });
+        } else {
+          const x = r.svarint(), y = r.svarint();
+          ops.push({ type: OP.BEGIN, tool, r: red, g: green, b: blue, width, x, y });
+        }
         break;
       }
       case OP.POINTS: {
@@ -154,6 +188,21 @@ export function decodeOps(bytes) {
         const deltas = new Array(n * 2);
         for (let i = 0; i < n * 2; i++) deltas[i] = r.svarint();
         ops.push({ type: OP.POINTS, deltas });
+        break;
+      }
+      case OP.PRESSURE_POINTS: {
+        const n = r.uvarint();
+        if (n < 1 || n > MAX_POINTS_PER_OP) throw new OpsError('PRESSURE_POINTS count out of range');
+        const deltas = new Array(n * 2);
+        const pressures = new Array(n);
+        for (let i = 0; i < n; i++) {
+          deltas[2 * i] = r.svarint();
+          deltas[2 * i + 1] = r.svarint();
+          const p = r.u8();
+          if (p < MIN_PRESSURE) throw new OpsError('pressure out of range');
+          pressures[i] = p;
+        }
+        ops.push({ type: OP.PRESSURE_POINTS, deltas, pressures });
         break;
       }
       case OP.FILL: {
@@ -177,13 +226,15 @@ export function decodeOps(bytes) {
 /** Encoded size upper bound of an op, used to split frames. */
 function opSizeBound(op) {
   if (op.type === OP.POINTS) return 1 + 5 + op.deltas.length * 5;
-  return 16;
+  if (op.type === OP.PRESSURE_POINTS) return 1 + 5 + op.deltas.length * 5 + op.pressures.length;
+  return 17;
 }
 
 /**
  * Collects the drawer's operations and sends them in batches: one binary frame
  * per flush, flushed `intervalMs` after the first queued op (16..33 ms).
- * Consecutive POINTS ops are merged (up to 1024 points per op). The scheduler
+ * Consecutive POINTS ops are merged (up to 1024 points per op), and so are
+ * consecutive PRESSURE_POINTS ops. The scheduler
  * and the send function are injected so this is testable without timers.
  */
 export class OpBatcher {
@@ -198,12 +249,25 @@ export class OpBatcher {
 
   push(op) {
     const last = this.queue[this.queue.length - 1];
-    if (op.type === OP.POINTS && last && last.type === OP.POINTS && last.deltas.length + op.deltas.length <= MAX_POINTS_PER_OP * 2) {
+    const pointsOp = op.type === OP.POINTS || op.type === OP.PRESSURE_POINTS;
+    const fits = pointsOp && last && last.type === op.type && last.deltas.length + op.deltas.length <= MAX_POINTS_PER_OP * 2;
+    if (op.type === OP.POINTS && fits) {
       last.deltas.push(...op.deltas);
+    } else if (op.type === OP.PRESSURE_POINTS && fits) {
+      last.deltas.push(...op.deltas);
+      last.pressures.push(...op.pressures);
     } else if (op.type === OP.POINTS) {
       // copy so later merges never mutate the caller's object
       for (let i = 0; i < op.deltas.length; i += MAX_POINTS_PER_OP * 2) {
         this.queue.push({ type: OP.POINTS, deltas: op.deltas.slice(i, i + MAX_POINTS_PER_OP * 2) });
+      }
+    } else if (op.type === OP.PRESSURE_POINTS) {
+      for (let i = 0; i < op.pressures.length; i += MAX_POINTS_PER_OP) {
+        this.queue.push({
+          type: OP.PRESSURE_POINTS,
+          deltas: op.deltas.slice(2 * i, 2 * (i + MAX_POINTS_PER_OP)),
+          pressures: op.pressures.slice(i, i + MAX_POINTS_PER_OP),
+        });
       }
     } else {
       this.queue.push({ ...op });

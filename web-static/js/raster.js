@@ -5,6 +5,9 @@
 // Coordinates name pixels: point (x, y) is the centre of pixel (x, y). A stroke
 // segment of width W covers every pixel whose centre lies within W/2 of the
 // segment, so a polyline of such capsules is round-capped and round-joined.
+// A pen-pressure segment has a radius at each end: it covers the convex hull of
+// its two end discs (the discs plus the quadrilateral of their outer tangents), so
+// a polyline of them tapers smoothly and its joints stay round.
 
 export class Rect {
   constructor() { this.reset(); }
@@ -64,6 +67,64 @@ export class Raster {
           py -= t * dy;
         }
         if (px * px + py * py <= rad2) {
+          data[row] = r; data[row + 1] = g; data[row + 2] = b; data[row + 3] = 255;
+        }
+      }
+    }
+    this.dirty.add(minX, minY, maxX, maxY);
+  }
+
+  /**
+   * Tapered segment from (ax, ay) with radius ra to (bx, by) with radius rb (radii of
+   * at least 0.5): every pixel whose centre lies in the convex hull of the two discs.
+   * With ra === rb this is exactly segment() of width 2 * ra.
+   */
+  taperedSegment(ax, ay, ra, bx, by, rb, r, g, b) {
+    ra = Math.max(ra, 0.5);
+    rb = Math.max(rb, 0.5);
+    if (ra === rb) {
+      this.segment(ax, ay, bx, by, 2 * ra, r, g, b);
+      return;
+    }
+    const minX = Math.max(0, Math.floor(Math.min(ax - ra, bx - rb)));
+    const maxX = Math.min(this.w - 1, Math.ceil(Math.max(ax + ra, bx + rb)));
+    const minY = Math.max(0, Math.floor(Math.min(ay - ra, by - rb)));
+    const maxY = Math.min(this.h - 1, Math.ceil(Math.max(ay + ra, by + rb)));
+    if (minX > maxX || minY > maxY) return;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len = Math.hypot(dx, dy);
+    const ra2 = ra * ra + 1e-9;
+    const rb2 = rb * rb + 1e-9;
+    // one disc inside the other (or a zero-length segment): the hull is the larger disc
+    const nested = len <= Math.abs(ra - rb);
+    const ux = nested ? 0 : dx / len;
+    const uy = nested ? 0 : dy / len;
+    // the outer tangents' normal in (across, along) axis coordinates is (ca, sb)
+    const sb = nested ? 0 : (ra - rb) / len;
+    const ca = Math.sqrt(1 - sb * sb);
+    const data = this.data;
+    const w = this.w;
+    for (let y = minY; y <= maxY; y++) {
+      let row = (y * w + minX) * 4;
+      for (let x = minX; x <= maxX; x++, row += 4) {
+        const px = x - ax;
+        const py = y - ay;
+        let inside;
+        if (nested) {
+          const qx = x - bx, qy = y - by;
+          inside = px * px + py * py <= ra2 || qx * qx + qy * qy <= rb2;
+        } else {
+          const along = px * ux + py * uy;
+          const across = Math.abs(px * uy - py * ux);
+          const k = ca * along - sb * across;
+          if (k <= 0) inside = px * px + py * py <= ra2;
+          else if (k >= ca * len) {
+            const qx = x - bx, qy = y - by;
+            inside = qx * qx + qy * qy <= rb2;
+          } else inside = ca * across + sb * along <= ra + 1e-9;
+        }
+        if (inside) {
           data[row] = r; data[row + 1] = g; data[row + 2] = b; data[row + 3] = 255;
         }
       }

@@ -5,17 +5,26 @@
 // - BEGIN opens a stroke (drawing its first dot at once), POINTS extend it with
 //   relative deltas, END closes it. BEGIN, FILL, UNDO and CLEAR while a stroke is
 //   open end it first. POINTS/END without an open stroke are ignored.
+// - PRESSURE_BEGIN and PRESSURE_POINTS (section 12.4) are BEGIN and POINTS with a
+//   width factor p (1..255) per point: the stroke is width * p / 255 px wide there
+//   (at least 1 px), tapering along each segment. A stroke may mix POINTS (p = 255)
+//   and PRESSURE_POINTS; a stroke with no pressure is drawn exactly as before.
 // - An eraser paints white.
 // - FILL floods the 4-connected region of the pixel's exact colour.
 // - UNDO removes the most recent stroke or fill still on the canvas (items wiped
 //   by CLEAR are no longer on the canvas, so UNDO right after CLEAR does nothing).
 // - CLEAR wipes to white.
 
-import { OP, TOOL } from './ops.js';
+import { OP, TOOL, MAX_PRESSURE } from './ops.js';
 import { Raster } from './raster.js';
 
 export const DEFAULT_W = 800;
 export const DEFAULT_H = 600;
+
+/** The radius of a stroke of `width` at a point of width factor p: width * p / 255, at least 1 px wide. */
+export function pressureRadius(width, p) {
+  return Math.max(1, (width * p) / MAX_PRESSURE) / 2;
+}
 
 export class CanvasModel {
   constructor(w = DEFAULT_W, h = DEFAULT_H) {
@@ -54,7 +63,8 @@ export class CanvasModel {
 
   apply(op) {
     switch (op.type) {
-      case OP.BEGIN: {
+      case OP.BEGIN:
+      case OP.PRESSURE_BEGIN: {
         this.open = null;
         const eraser = op.tool === TOOL.ERASER;
         const stroke = {
@@ -64,24 +74,28 @@ export class CanvasModel {
           b: eraser ? 255 : op.b,
           width: op.width,
           points: [op.x, op.y],
+          /** Width factor per point (1..255), or null for a stroke without pressure. */
+          pressures: op.type === OP.PRESSURE_BEGIN ? [op.p] : null,
         };
         this.items.push(stroke);
         this.open = stroke;
-        this.raster.segment(op.x, op.y, op.x, op.y, stroke.width, stroke.r, stroke.g, stroke.b);
+        this.paintSegment(stroke, 0);
         break;
       }
-      case OP.POINTS: {
+      case OP.POINTS:
+      case OP.PRESSURE_POINTS: {
         const s = this.open;
         if (!s) return;
+        const pressured = op.type === OP.PRESSURE_POINTS;
+        if (pressured && !s.pressures) s.pressures = new Array(s.points.length / 2).fill(MAX_PRESSURE);
         let x = s.points[s.points.length - 2];
         let y = s.points[s.points.length - 1];
         for (let i = 0; i + 1 < op.deltas.length; i += 2) {
-          const nx = x + op.deltas[i];
-          const ny = y + op.deltas[i + 1];
-          this.raster.segment(x, y, nx, ny, s.width, s.r, s.g, s.b);
-          s.points.push(nx, ny);
-          x = nx;
-          y = ny;
+          x += op.deltas[i];
+          y += op.deltas[i + 1];
+          s.points.push(x, y);
+          if (s.pressures) s.pressures.push(pressured ? op.pressures[i / 2] : MAX_PRESSURE);
+          this.paintSegment(s, s.points.length / 2 - 1);
         }
         break;
       }
@@ -124,10 +138,20 @@ export class CanvasModel {
       this.raster.floodFill(it.x, it.y, it.r, it.g, it.b);
       return;
     }
-    const p = it.points;
-    this.raster.segment(p[0], p[1], p[0], p[1], it.width, it.r, it.g, it.b);
-    for (let i = 2; i + 1 < p.length; i += 2) {
-      this.raster.segment(p[i - 2], p[i - 1], p[i], p[i + 1], it.width, it.r, it.g, it.b);
+    const n = it.points.length / 2;
+    for (let i = 0; i < n; i++) this.paintSegment(it, i);
+  }
+
+  /** Paint point i of a stroke: the dot at its first point (i = 0), else the segment from point i - 1. */
+  paintSegment(s, i) {
+    const p = s.points;
+    const j = i === 0 ? 0 : i - 1;
+    if (!s.pressures) {
+      this.raster.segment(p[2 * j], p[2 * j + 1], p[2 * i], p[2 * i + 1], s.width, s.r, s.g, s.b);
+      return;
     }
+    const ra = pressureRadius(s.width, s.pressures[j]);
+    const rb = pressureRadius(s.width, s.pressures[i]);
+    this.raster.taperedSegment(p[2 * j], p[2 * j + 1], ra, p[2 * i], p[2 * i + 1], rb, s.r, s.g, s.b);
   }
 }

@@ -12,6 +12,8 @@ const PALETTE = [
 ];
 const WIDTHS = [2, 4, 8, 16, 32, 48];
 const TOOL_KEYS = { b: 'pen', p: 'pen', e: 'eraser', f: 'fill', l: 'line', r: 'rect', o: 'ellipse' };
+/** 'on' or 'off' once a pen or finger with pressure was seen here (the switch then shows at once). */
+const PRESSURE_KEY = 'drawserver.pressure';
 
 function hexToRgb(hex) {
   const m = /^#?([0-9a-f]{6})$/i.exec(hex);
@@ -44,6 +46,7 @@ function buildPalette() {
 
 function buildWidths() {
   const widths = $('#widths');
+  const pressure = $('#tool-pressure');
   WIDTHS.forEach((w) => {
     const b = el('button', {
       type: 'button',
@@ -53,13 +56,54 @@ function buildWidths() {
       attrs: { 'aria-label': t('tools.widthN', { n: w }), 'aria-pressed': String(w === ui.board.width) },
       on: { click: () => {
         ui.board.width = w;
-        for (const x of $$('button', widths)) x.setAttribute('aria-pressed', String(x === b));
+        for (const x of $$('.width', widths)) x.setAttribute('aria-pressed', String(x === b));
         updateBrushCursor();
       } },
     }, el('span', { className: 'width-dot', attrs: { 'aria-hidden': 'true' } }));
     b.style.setProperty('--w', `${Math.max(3, Math.min(26, w * 0.6))}px`);
-    widths.append(b);
+    pressure.before(b);
   });
+}
+
+function storedPressure() {
+  try {
+    return localStorage.getItem(PRESSURE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storePressure(value) {
+  try {
+    localStorage.setItem(PRESSURE_KEY, value);
+  } catch {
+    /* private mode: not remembered */
+  }
+}
+
+/**
+ * The pen-pressure switch (on by default), after the width buttons. It is hidden until
+ * a pen or finger shows pressure (board.onPressureFound), here or in an earlier visit:
+ * mouse users never see it.
+ */
+function initPressureToggle() {
+  const board = ui.board;
+  const btn = $('#tool-pressure');
+  const render = () => btn.setAttribute('aria-pressed', String(board.pressure.enabled));
+  const stored = storedPressure();
+  board.pressure.enabled = stored !== 'off';
+  btn.hidden = stored !== 'on' && stored !== 'off';
+  board.onPressureFound = () => {
+    if (!btn.hidden) return;
+    btn.hidden = false;
+    storePressure(board.pressure.enabled ? 'on' : 'off');
+  };
+  btn.addEventListener('click', () => {
+    board.pressure.enabled = !board.pressure.enabled;
+    storePressure(board.pressure.enabled ? 'on' : 'off');
+    render();
+  });
+  render();
 }
 
 const CURSOR_MAX = 120; // browsers ignore cursor images over 128 px
@@ -99,6 +143,7 @@ function onKey(ev) {
 export function initToolbar() {
   buildPalette();
   buildWidths();
+  initPressureToggle();
   for (const b of $$('[data-tool]')) b.addEventListener('click', () => setTool(b.dataset.tool));
   $('#tool-undo').addEventListener('click', () => ui.board.undo());
   $('#tool-clear').addEventListener('click', () => ui.board.clear());

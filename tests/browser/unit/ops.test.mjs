@@ -79,7 +79,7 @@ test('decode(encode(ops)) round trips', () => {
 
 test('decoder rejects invalid frames', () => {
   assert.throws(() => decodeOps(new Uint8Array(0)), /empty/);
-  assert.throws(() => decodeOps(Uint8Array.from([0x07])), /unknown opcode/);
+  assert.throws(() => decodeOps(Uint8Array.from([0x09])), /unknown opcode/);
   assert.throws(() => decodeOps(Uint8Array.from([0x01, 0, 0, 0, 0, 0, 0, 0])), /width/); // width 0
   assert.throws(() => decodeOps(Uint8Array.from([0x01, 0, 0, 0, 0, 65, 0, 0])), /width/); // width 65
   assert.throws(() => decodeOps(Uint8Array.from([0x01, 0, 0, 0, 0, 4, 0])), /truncated/);

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'شكل بيضاوي (O؛ Shift: دائرة)',
   'tools.width': 'السُّمك',
   'tools.widthN': 'السُّمك {n}',
+  'tools.pressure': 'ضغط القلم (مفعّل: يتبع العرض ضغط القلم)',
   'tools.colour': 'اللون',
   'tools.colourN': 'اللون {hex}',
   'tools.custom': 'لون مخصص',

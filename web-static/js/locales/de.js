@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Ellipse (O; Umschalt: Kreis)',
   'tools.width': 'Stärke',
   'tools.widthN': 'Stärke {n}',
+  'tools.pressure': 'Stiftdruck (an: die Breite folgt dem Stift)',
   'tools.colour': 'Farbe',
   'tools.colourN': 'Farbe {hex}',
   'tools.custom': 'Eigene Farbe',

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Ellipse (O; Shift: circle)',
   'tools.width': 'Width',
   'tools.widthN': 'Width {n}',
+  'tools.pressure': 'Pen pressure (on: the width follows the pen)',
   'tools.colour': 'Colour',
   'tools.colourN': 'Colour {hex}',
   'tools.custom': 'Custom colour',

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Elipse (O; Mayús: círculo)',
   'tools.width': 'Grosor',
   'tools.widthN': 'Grosor {n}',
+  'tools.pressure': 'Presión del lápiz (activada: el grosor sigue al lápiz)',
   'tools.colour': 'Color',
   'tools.colourN': 'Color {hex}',
   'tools.custom': 'Color personalizado',

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Ellipse (O ; Maj : cercle)',
   'tools.width': 'Épaisseur',
   'tools.widthN': 'Épaisseur {n}',
+  'tools.pressure': 'Pression du stylet (activée : l’épaisseur suit le stylet)',
   'tools.colour': 'Couleur',
   'tools.colourN': 'Couleur {hex}',
   'tools.custom': 'Couleur personnalisée',

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Ellisse (O; Maiusc: cerchio)',
   'tools.width': 'Spessore',
   'tools.widthN': 'Spessore {n}',
+  'tools.pressure': 'Pressione della penna (attiva: lo spessore segue la penna)',
   'tools.colour': 'Colore',
   'tools.colourN': 'Colore {hex}',
   'tools.custom': 'Colore personalizzato',

@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Elipse (O; Shift: círculo)',
   'tools.width': 'Espessura',
   'tools.widthN': 'Espessura {n}',
+  'tools.pressure': 'Pressão da caneta (ligada: a espessura segue a caneta)',
   'tools.colour': 'Cor',
   'tools.colourN': 'Cor {hex}',
   'tools.custom': 'Cor personalizada',

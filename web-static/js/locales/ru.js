@@ -159,6 +159,7 @@ export default {
   'tools.ellipse': 'Эллипс (O; Shift: круг)',
   'tools.width': 'Толщина',
   'tools.widthN': 'Толщина {n}',
+  'tools.pressure': 'Нажим пера (вкл.: толщина следует за пером)',
   'tools.colour': 'Цвет',
   'tools.colourN': 'Цвет {hex}',
   'tools.custom': 'Свой цвет',
