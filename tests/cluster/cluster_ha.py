@@ -319,7 +319,8 @@ def main(base, token, room_count):
         info = room_info(base, token, room.code)
         code, png = http(f"{node_url(info['node'])}/api/rooms/{room.code}/canvas.png", token)
         assert code == 200 and png[:8] == b"\x89PNG\r\n\x1a\n", code
-        live[room.code] = (png, scores(info["players"]))
+        strokes = http(f"{node_url(info['node'])}/api/rooms/{room.code}/strokes", token)[1].splitlines()
+        live[room.code] = (png, scores(info["players"]), strokes)
     for node in node_ids:
         moved = [r for r in rooms if room_info(base, token, r.code)["node"] == node]
         subprocess.run([CLUSTER, "restart", node], check=True, capture_output=True)
@@ -331,7 +332,13 @@ def main(base, token, room_count):
             info = room_info(base, token, room.code)
             assert info["node"] != node, info
             png = http(f"{node_url(info['node'])}/api/rooms/{room.code}/canvas.png", token)[1]
-            assert png == live[room.code][0], f"room {room.code}: the canvas loaded from the promoted server differs"
+            if png != live[room.code][0]:
+                strokes = http(f"{node_url(info['node'])}/api/rooms/{room.code}/strokes", token)[1].splitlines()
+                before = live[room.code][2]
+                first = next((k for k, (a, b) in enumerate(zip(before, strokes)) if a != b), min(len(before), len(strokes)))
+                raise AssertionError(f"room {room.code}: the canvas loaded from the promoted server differs: "
+                                     f"{len(before)} strokes live before, {len(strokes)} loaded; first difference at {first}: "
+                                     f"{before[first:first + 1]} / {strokes[first:first + 1]}; drawn by the test: {room.frames}")
             assert scores(info["players"]) == live[room.code][1], (info["players"], live[room.code][1])
         print(f"{node} restarted: {len(moved)} rooms loaded from the promoted server, canvases identical, scores kept")
     for room in rooms:
