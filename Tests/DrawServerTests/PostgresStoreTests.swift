@@ -2,7 +2,7 @@ import Canvas
 import DrawProtocol
 import Foundation
 import Logging
-import Rooms
+@testable import Rooms
 import ServerTestSupport
 import Synchronization
 import Testing
@@ -144,6 +144,50 @@ struct PostgresStoreTests {
         let rooms = try await again.load().rooms
         #expect(rooms.first { $0.snapshot.code == kept.code.rawValue }?.frames == Array(sent[0..<40]))
         #expect(rooms.first { $0.snapshot.code == dropped.code.rawValue }?.frames == Array(sent[30..<60]))
+        await again.close()
+    }
+
+    /// A primary lost after its `COMMIT` reached the standby: the transaction is in, its
+    /// answer is not. The node writes the batch again under the same id, and the promoted
+    /// server takes it once: no stroke row, turn or game twice.
+    @Test func aBatchWhoseCommitWentUnansweredIsWrittenOnce() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let store = try await open(url, node: "doubter")
+        let room = StrokeStorageTests.drawingRoom("PGDUBT")
+        let now = Timestamp(milliseconds: 1_000)
+        let sent = frames(30)
+        var strokes = StrokeRuns()
+        for frame in sent[0..<20] { strokes.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
+        let turn = TurnRecord(
+            roomCode: room.code, game: 1, turn: 1, round: 1, drawer: PlayerID("ada"), word: "cat", reason: .allGuessed,
+            scores: [PlayerID("ada"): 10], strokes: StrokeLog(size: .standard, word: "cat", frames: Array(sent[0..<2])),
+            ratings: RatingCounts(likes: 0, dislikes: 0), drawing: nil
+        )
+        let game = GameRecord(roomCode: room.code, game: 1, ranking: [RankEntry(id: PlayerID("ada"), name: "Ada", score: 10, place: 1)])
+        let changes: [PostgresGameStore.Change] = [.room(room.snapshot(now: now)), .turn(turn), .game(game)]
+
+        // The first try commits; as far as the node knows it failed, so the batch waits in
+        // doubt, and frames drawn since wait behind it.
+        #expect(await store.write(changes, strokes: strokes, batch: 7))
+        store.keepInDoubt(changes, strokes: strokes, id: 7)
+        for frame in sent[20..<30] { store.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        #expect(store.pendingCount == 3 + 20 + 10)
+        #expect(await store.commitPending())
+        #expect(store.pendingCount == 0 && store.statistics.failedCommits == 0)
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM turn") == 1)
+        #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM game") == 1)
+
+        // A batch in doubt that had not gone in is written, under its id, like any other.
+        var more = StrokeRuns()
+        let later = frames(5, from: 100)
+        for frame in later { more.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
+        store.keepInDoubt([], strokes: more, id: 8)
+        #expect(await store.commitPending())
+        await store.close()
+
+        let again = try await open(url, node: "doubter")
+        let back = try #require(try await again.load().rooms.first { $0.snapshot.code == room.code.rawValue })
+        #expect(back.frames == sent + later, "every frame once, in order")
         await again.close()
     }
 
@@ -366,6 +410,10 @@ extension PersistenceTests {
                     WHERE code = '\(code)' AND m->>'id' = '\(bob.playerID)'
                     """) == "\(points)"
             }
+
+            // Node one's commits show in its metrics, as a SQLite node's do.
+            #expect(try await StorageFaultProcessTests.metric("drawserver_db_commit_seconds_count", port: one.port) ?? 0 > 0)
+            #expect(try await StorageFaultProcessTests.metric("drawserver_db_stroke_frames_total", port: one.port) ?? 0 >= 2)
 
             one.signal(SIGKILL)
             #expect(await one.waitForExit(seconds: 20) != nil)

@@ -120,6 +120,10 @@ package final class DrawServerRuntime: Sendable {
             switch event {
             case .commitFailed:
                 metrics.dbCommitFailures.increment()
+            case .committed(let changes, let frames, let took):
+                metrics.dbBatchChanges.record(changes)
+                metrics.dbCommitTime.recordNanoseconds(took.nanoseconds)
+                metrics.dbStrokeFrames.increment(by: frames)
             case .roomLost(let code):
                 // Another node took the room over (or this node could not renew in time).
                 if server.room(code) != nil { metrics.roomsLost.increment() }

@@ -9,8 +9,10 @@ import Synchronization
 extension PostgresGameStore {
     /// Claims the batch's new rooms, then writes the batch in one transaction, each room
     /// only while its lease is still this node's. Returns false (and keeps the changes for
-    /// the next commit) when the database could not be written.
-    func write(_ changes: [Change], strokes: StrokeRuns) async -> Bool {
+    /// the next commit) when the database could not be written. `batch` names the batch
+    /// in the store, so a batch written `retry`ing one whose commit went unanswered is not
+    /// written twice.
+    func write(_ changes: [Change], strokes: StrokeRuns, batch: Int64, retry: Bool = false) async -> Bool {
         let rooms = Self.rooms(of: changes).union(strokes.rooms.compactMap(RoomCode.init(parsing:)))
         let claims = keeper.withLock { k in
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
@@ -24,7 +26,7 @@ extension PostgresGameStore {
         }
         if unanswered {
             noteFailure(ClaimUnanswered())
-            retain(changes, strokes: strokes)
+            if retry { keepInDoubt(changes, strokes: strokes, id: batch) } else { retain(changes, strokes: strokes) }
             return false
         }
         var epochs: [RoomCode: Int64] = [:]
@@ -55,16 +57,21 @@ extension PostgresGameStore {
         }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
+        // The claim itself failed (the database was briefly unreachable): try again. Not
+        // part of this batch's transaction, so never in doubt.
+        func retainUnclaimed() {
+            guard !unclaimed.isEmpty else { return }
+            var unclaimedStrokes = strokes
+            unclaimedStrokes.removeRooms { room in !(RoomCode(parsing: room).map(unclaimed.contains) ?? false) }
+            retain(changes.filter { $0.room.map(unclaimed.contains) ?? false }, strokes: unclaimedStrokes)
+        }
         do {
             let fenced = try await client.withOpenTransaction(logger: logger) { connection in
-                try await Self.apply(writable, strokes: writableStrokes, epochs: epochs, node: nodeID, retention: retention, on: connection, logger: logger)
+                try await Self.apply(
+                    writable, strokes: writableStrokes, epochs: epochs, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
+                )
             }
-            if !unclaimed.isEmpty {
-                // The claim itself failed (the database was briefly unreachable): try again.
-                var unclaimedStrokes = strokes
-                unclaimedStrokes.removeRooms { room in !(RoomCode(parsing: room).map(unclaimed.contains) ?? false) }
-                retain(changes.filter { $0.room.map(unclaimed.contains) ?? false }, strokes: unclaimedStrokes)
-            }
+            retainUnclaimed()
             var actions: [LeaseAction] = []
             keeper.withLock { k in
                 for code in fenced.sorted() {
@@ -89,7 +96,10 @@ extension PostgresGameStore {
             return true
         } catch {
             noteFailure(error)
-            retain(changes, strokes: strokes)
+            // The error may have come after PostgreSQL committed (the answer to `COMMIT`
+            // lost with its server): the batch is in doubt.
+            keepInDoubt(writable, strokes: writableStrokes, id: batch)
+            retainUnclaimed()
             return false
         }
     }
@@ -111,13 +121,29 @@ extension PostgresGameStore {
     /// writes were refused because the store has a newer epoch for them.
     ///
     /// Set-based (one statement per kind of row, through UNNEST), so a batch costs about ten
-    /// round trips however many rooms it touches: the stroke frames of each room and canvas
-    /// generation as one packed row (`PackedFrames`), each room's last snapshot, the closes,
-    /// turns, games, players, and this node's heartbeat.
+    /// round trips however many rooms it touches: this node's heartbeat with the batch's
+    /// id, the stroke frames of each room and canvas generation as one packed row
+    /// (`PackedFrames`), each room's last snapshot, the closes, turns, games and players.
+    /// A batch whose id the node's row already has is in: nothing is written again.
     static func apply(
-        _ changes: [Change], strokes: StrokeRuns, epochs: [RoomCode: Int64], node: String, retention: Int,
+        _ changes: [Change], strokes: StrokeRuns, epochs: [RoomCode: Int64], batch id: Int64, node: String, retention: Int,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Set<RoomCode> {
+        let now = GameDatabase.wallClockMs
+        // First, so the node's row is locked for the transaction and a batch in doubt is
+        // known before anything is written twice.
+        let marked = try await connection.query("""
+            INSERT INTO node AS n (id, alive_at, last_batch) VALUES (\(node), \(now), \(id))
+            ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at, last_batch = excluded.last_batch
+            WHERE n.last_batch IS DISTINCT FROM excluded.last_batch
+            RETURNING n.id
+            """, logger: logger)
+        var alreadyIn = true
+        for try await _ in marked.decode(String.self) { alreadyIn = false }
+        if alreadyIn {
+            logger.notice("a batch whose commit went unanswered was in the store already", metadata: ["batch": "\(id)"])
+            return []
+        }
         var fenced = Set<RoomCode>()
         if !epochs.isEmpty {
             // Locks the leases until the commit: a takeover (which updates the row) waits
@@ -137,16 +163,11 @@ extension PostgresGameStore {
         } else {
             for change in changes where !(change.room.map(fenced.contains) ?? false) { batch.add(change) }
         }
-        let now = GameDatabase.wallClockMs
         try await batch.writeStrokes(on: connection, logger: logger)
         fenced.formUnion(try await batch.writeRooms(epochs: epochs, node: node, now: now, on: connection, logger: logger))
         try await batch.writeClosesTurnsGames(retention: retention, now: now, on: connection, logger: logger)
         try await writeDrawings(batch.turns, on: connection, logger: logger)
         try await batch.writePlayers(now: now, on: connection, logger: logger)
-        try await connection.query("""
-            INSERT INTO node (id, alive_at) VALUES (\(node), \(now))
-            ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
-            """, logger: logger)
         return fenced
     }
 }

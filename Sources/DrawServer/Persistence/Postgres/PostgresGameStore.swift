@@ -83,8 +83,21 @@ package final class PostgresGameStore: GameStore, Service {
         var waiter: CheckedContinuation<Void, Never>?
         var urgent = false
         var stopped = false
+        /// A batch whose transaction failed with no answer: PostgreSQL may have committed
+        /// it (a primary lost after its `COMMIT` reached the standby). Tried again alone,
+        /// under the same id, before anything newer (`commitPending`).
+        var inDoubt: BatchInDoubt?
 
         /// Changes waiting, each frame counted as one.
+        var count: Int { changes.count + strokes.frames + (inDoubt?.count ?? 0) }
+    }
+
+    /// A batch to write again exactly as it was: its id tells the store whether it is
+    /// in already (`Batch.markApplied`).
+    struct BatchInDoubt: Sendable {
+        var id: Int64
+        var changes: [Change]
+        var strokes: StrokeRuns
         var count: Int { changes.count + strokes.frames }
     }
 
@@ -107,6 +120,9 @@ package final class PostgresGameStore: GameStore, Service {
     /// Holds the node id's advisory lock while the node runs.
     private let identity: PostgresConnection
     private let pending = Mutex(Pending())
+    /// The next batch's id. Random to start, so a restarted node's first batch does not
+    /// repeat the last one its previous process wrote.
+    private let nextBatchID = Atomic<Int64>(.random(in: .min ... .max))
     /// Set when another node released rooms (`ClusterBus`): scan for them now.
     private let scanRequested = Atomic<Bool>(false)
     let keeper: Mutex<LeaseKeeper>
@@ -138,7 +154,14 @@ package final class PostgresGameStore: GameStore, Service {
 
     /// The rooms that changes waiting for the next commit belong to.
     var roomsWithPendingChanges: Set<RoomCode> {
-        pending.withLock { p in Set(p.changes.compactMap(\.room)).union(p.strokes.rooms.compactMap(RoomCode.init(parsing:))) }
+        pending.withLock { p in
+            var rooms = Set(p.changes.compactMap(\.room)).union(p.strokes.rooms.compactMap(RoomCode.init(parsing:)))
+            if let doubt = p.inDoubt {
+                rooms.formUnion(doubt.changes.compactMap(\.room))
+                rooms.formUnion(doubt.strokes.rooms.compactMap(RoomCode.init(parsing:)))
+            }
+            return rooms
+        }
     }
 
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
@@ -244,6 +267,9 @@ package final class PostgresGameStore: GameStore, Service {
         case orphans(StoredState, claimed: Set<RoomCode>)
         /// A call to the database failed (counted in the metrics).
         case commitFailed
+        /// A batch went in: its changes (each frame counted as one), its frames, and how
+        /// long it took (the metrics' `drawserver_db_commit_seconds`, as SQLite's).
+        case committed(changes: Int, frames: Int, took: Duration)
     }
 
     /// Hands `event` to whoever reads `events` (nobody in a test of the store alone).
@@ -439,28 +465,42 @@ package final class PostgresGameStore: GameStore, Service {
     /// a batch could not be written (kept for the next try).
     @discardableResult
     func commitPending() async -> Bool {
+        // A batch in doubt goes first and alone: merged with newer changes under a new id,
+        // it would be written twice if its first commit went in.
+        var committed = true
+        if let doubt = pending.withLock({ p in defer { p.inDoubt = nil }; return p.inDoubt }) {
+            let started = clock.elapsed()
+            committed = await write(doubt.changes, strokes: doubt.strokes, batch: doubt.id, retry: true)
+            count(committed, changes: doubt.count, frames: doubt.strokes.frames, took: clock.elapsed() - started)
+        }
         // The next list starts as large as this one, instead of growing again change by
         // change on the hot path.
         var changes: [Change] = []
-        changes.reserveCapacity(pending.withLock { $0.changes.count })
+        changes.reserveCapacity(committed ? pending.withLock { $0.changes.count } : 0)
         var strokes = StrokeRuns()
         let flushes = pending.withLock { p -> [CheckedContinuation<Void, Never>] in
             p.urgent = false
-            swap(&changes, &p.changes)
-            swap(&strokes, &p.strokes)
+            if committed {
+                swap(&changes, &p.changes)
+                swap(&strokes, &p.strokes)
+            }
             defer { p.flushes = [] }
             return p.flushes
         }
-        var committed = true
         if !changes.isEmpty || !strokes.isEmpty {
-            let count = changes.count + strokes.frames
-            committed = await write(changes, strokes: strokes)
-            totals.withLock { t in
-                if committed { t.commits += 1; t.changes += count } else { t.failedCommits += 1 }
-            }
+            let started = clock.elapsed()
+            committed = await write(changes, strokes: strokes, batch: nextBatchID.wrappingAdd(1, ordering: .relaxed).oldValue)
+            count(committed, changes: changes.count + strokes.frames, frames: strokes.frames, took: clock.elapsed() - started)
         }
         for continuation in flushes { continuation.resume() }
         return committed
+    }
+
+    private func count(_ committed: Bool, changes: Int, frames: Int, took: Duration) {
+        totals.withLock { t in
+            if committed { t.commits += 1; t.changes += changes } else { t.failedCommits += 1 }
+        }
+        if committed { tell(.committed(changes: changes, frames: frames, took: took)) }
     }
 
     /// Puts changes that could not be committed back in front of the queue, for the next
@@ -471,15 +511,47 @@ package final class PostgresGameStore: GameStore, Service {
         let dropped = pending.withLock { p -> Int in
             p.changes = changes + p.changes
             p.strokes.prepend(strokes)
-            let limit = configuration.maxRetainedChanges
-            var dropped = p.strokes.drop(downTo: max(0, limit - p.changes.count))
-            let excess = p.changes.count + p.strokes.frames - limit
-            if excess > 0 {
-                p.changes.removeFirst(excess)
-                dropped += excess
-            }
-            return dropped
+            return bound(&p)
         }
+        reportDropped(dropped)
+    }
+
+    /// Keeps a batch whose transaction may have committed, to write again under `id`
+    /// before anything newer. Within the same bound as `retain`, its frames and then its
+    /// changes going first (they are the oldest).
+    func keepInDoubt(_ changes: [Change], strokes: StrokeRuns, id: Int64) {
+        let dropped = pending.withLock { p -> Int in
+            p.inDoubt = BatchInDoubt(id: id, changes: changes, strokes: strokes)
+            return bound(&p)
+        }
+        reportDropped(dropped)
+    }
+
+    /// Drops the oldest of what waits down to `maxRetainedChanges`: frames before changes,
+    /// the batch in doubt's before the rest.
+    private func bound(_ p: inout Pending) -> Int {
+        let limit = configuration.maxRetainedChanges
+        var dropped = 0
+        if var doubt = p.inDoubt {
+            dropped += doubt.strokes.drop(downTo: max(0, limit - doubt.changes.count - p.changes.count - p.strokes.frames))
+            p.inDoubt = doubt
+        }
+        dropped += p.strokes.drop(downTo: max(0, limit - p.changes.count - (p.inDoubt?.count ?? 0)))
+        var excess = p.count - limit
+        if excess > 0, var doubt = p.inDoubt {
+            let cut = min(excess, doubt.changes.count)
+            doubt.changes.removeFirst(cut)
+            (dropped, excess) = (dropped + cut, excess - cut)
+            p.inDoubt = doubt.count == 0 ? nil : doubt
+        }
+        if excess > 0 {
+            p.changes.removeFirst(excess)
+            dropped += excess
+        }
+        return dropped
+    }
+
+    private func reportDropped(_ dropped: Int) {
         if dropped > 0 {
             totals.withLock { $0.droppedChanges += dropped }
             logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped)"])

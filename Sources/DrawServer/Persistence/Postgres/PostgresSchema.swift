@@ -97,6 +97,9 @@ enum PostgresSchema {
         // People connected in each room, for the other nodes' room lists and quick play;
         // null (a row written before it) counts as connected.
         (3, ["ALTER TABLE room ADD COLUMN connected INTEGER"]),
+        // The id of the node's last batch written: a batch whose commit went unanswered
+        // (its primary lost) is tried again under the same id, and written once.
+        (4, ["ALTER TABLE node ADD COLUMN last_batch BIGINT"]),
     ]
 
     /// Brings the schema up to date on `connection`, holding the advisory lock meanwhile so
