@@ -152,7 +152,7 @@ final class ClusterBus: RemoteRooms.Messenger {
     private func listen() async {
         while !Task.isCancelled {
             do {
-                try await store.client.withOpenConnection { connection in
+                try await store.client.withOpenConnection(limit: .unlimited) { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         self.listening.store(true, ordering: .releasing)
                         defer { self.listening.store(false, ordering: .releasing) }

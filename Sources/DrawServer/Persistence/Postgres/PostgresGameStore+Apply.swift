@@ -66,9 +66,11 @@ extension PostgresGameStore {
             retain(changes.filter { $0.room.map(unclaimed.contains) ?? false }, strokes: unclaimedStrokes)
         }
         do {
-            let fenced = try await client.withOpenTransaction(logger: logger) { connection in
+            let limit = configuration.writeLimit(changes: writable.count + writableStrokes.frames)
+            let (strokes, epochs) = (writableStrokes, epochs)
+            let fenced = try await client.withOpenTransaction(limit: .at(limit), logger: logger) { connection in
                 try await Self.apply(
-                    writable, strokes: writableStrokes, epochs: epochs, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
+                    writable, strokes: strokes, epochs: epochs, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
                 )
             }
             retainUnclaimed()

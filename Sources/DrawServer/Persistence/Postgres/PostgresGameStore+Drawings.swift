@@ -122,7 +122,7 @@ extension PostgresGameStore: DrawingArchive {
 
     func removeDrawing(_ id: DrawingID) async throws -> Bool {
         let now = GameDatabase.wallClockMs
-        return try await client.withOpenTransaction(logger: logger) { connection in
+        return try await client.withOpenTransaction(logger: logger) { [logger] connection in
             try await connection.query("""
                 INSERT INTO removed_drawing (drawing_id, removed_at) VALUES (\(id.rawValue), \(now)) ON CONFLICT DO NOTHING
                 """, logger: logger)

@@ -103,7 +103,7 @@ extension PostgresGameStore: ReportArchive {
     }
 
     private func reports(_ query: PostgresQuery) async throws -> [ReportDesk.Report] {
-        try await client.withOpenConnection { connection in try await reports(connection.query(query, logger: logger)) }
+        try await client.withOpenConnection { [self] connection in try await reports(connection.query(query, logger: logger)) }
     }
 
     private func reports(_ rows: PostgresRowSequence) async throws -> [ReportDesk.Report] {

@@ -50,6 +50,14 @@ package final class PostgresGameStore: GameStore, Service {
         /// and with it `flush()` and a stopping node, never wait longer for a database that
         /// refuses connections.
         var connectionPatience: Duration = .seconds(2)
+        /// How long a database call may hold its connection before it fails and the
+        /// connection is closed (`StoreConnections`); a batch gets more per change it
+        /// carries (`writeLimit`).
+        var callLimit: Duration = .seconds(5)
+
+        /// A batch of `changes` (frames counted) may take `callLimit` plus a millisecond
+        /// for every 20: a batch held through a long outage is large.
+        func writeLimit(changes: Int) -> Duration { callLimit + .milliseconds(changes / 20) }
     }
 
     /// A change other than a drawing frame: frames go straight into their room's packed
@@ -247,7 +255,7 @@ package final class PostgresGameStore: GameStore, Service {
             ("idle_in_transaction_session_timeout", "\(configuration.leases.durationMs)ms"),
         ]
         let pool = PostgresClient(configuration: options, eventLoopGroup: loop, backgroundLogger: logger)
-        let client = StoreConnections(pool: pool, patience: configuration.connectionPatience, clock: clock)
+        let client = StoreConnections(pool: pool, patience: configuration.connectionPatience, limit: configuration.callLimit, clock: clock)
         self.client = client
         self.clientTask = Task { await pool.run() }
         self.leases = PostgresLeases(client: client, nodeID: nodeID, durationMs: configuration.leases.durationMs, logger: logger)
