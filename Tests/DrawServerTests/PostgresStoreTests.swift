@@ -358,6 +358,13 @@ extension PersistenceTests {
             #expect(redirect["room"]?.stringValue == code)
             #expect(redirect["node"]?.stringValue == "one")
             #expect(redirect["path"]?.stringValue == "/ws?node=one")
+            // A seated player who resumes on node two (a balancer sent it there, or node two
+            // restarted since) is sent to node one unasked: the store knows who is in which room.
+            let adaOnTwo = TestClient.connect(port: two.port)
+            #expect(try await adaOnTwo.hello("Ada", token: ada.token)["resumed"]?.boolValue == true)
+            let sent = try await adaOnTwo.next("redirect", within: 5)
+            #expect(sent["room"]?.stringValue == code)
+            #expect(sent["node"]?.stringValue == "one")
             // The room list of node two shows node one's public room once its directory
             // is read again (within 0.5 s).
             try await waitUntil {

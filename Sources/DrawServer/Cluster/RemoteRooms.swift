@@ -12,6 +12,8 @@ final class RemoteRooms: Sendable {
         func otherNodesPlayer(tokenHash: String) async -> StoredState.Player?
         /// The node that holds a room's lease.
         func leaseHolder(of code: RoomCode) async -> String?
+        /// The room another node runs with `player` among its members.
+        func roomOf(_ player: PlayerID) async -> RoomCode?
         /// Returns once what this node queued is committed.
         func flush() async
     }
@@ -113,6 +115,13 @@ final class RemoteRooms: Sendable {
     /// The room a player had when another node took it over lately.
     func movedRoom(of player: PlayerID) -> (room: RoomCode, node: String)? {
         messenger?.movedRoom(of: player)
+    }
+
+    /// The room another node runs with `player` in it, and that node: a player who
+    /// resumed here (a balancer sent it to a node restarted since, say) is sent there.
+    func roomElsewhere(of player: PlayerID) async -> (room: RoomCode, node: String)? {
+        guard let store, let room = await store.roomOf(player), let node = await findOwner(of: room) else { return nil }
+        return (room, node)
     }
 
     /// A room creation this node allowed `address`, for the other nodes to count.

@@ -215,8 +215,24 @@ package final class GameServer: Sendable {
             // Its room was taken over by another node while it was away: send it there.
             if room == nil, let moved = remoteRooms.movedRoom(of: welcome.player.id) {
                 remoteRooms.sendRedirect(room: moved.room, node: moved.node, to: outbox)
+            } else if room == nil, welcome.resumed, remoteRooms.looksUpOwners {
+                // Its room may run on another node (this one restarted since, or a balancer
+                // sent it here): the store knows who is in which room.
+                let player = welcome.player.id
+                Task {
+                    guard let found = await remoteRooms.roomElsewhere(of: player), isRoomless(player, connection: connection) else { return }
+                    remoteRooms.sendRedirect(room: found.room, node: found.node, to: outbox)
+                }
             }
             return .success(welcome.player.id)
+        }
+    }
+
+    /// Whether `player` is still connected through `connection` and in no room here.
+    func isRoomless(_ player: PlayerID, connection: ConnectionID) -> Bool {
+        lockDirectory { d in
+            guard let record = d.lobby.players[player] else { return false }
+            return record.connection == connection && record.room == nil
         }
     }
 

@@ -76,6 +76,23 @@ extension PostgresGameStore {
         return nil
     }
 
+    /// The room another node runs with `player` among its members (the one written last,
+    /// should there be two), or nil.
+    func storedRoom(of player: PlayerID) async -> RoomCode? {
+        do {
+            for (code,) in try await client.rows("""
+                SELECT r.code FROM room AS r JOIN room_leases AS l ON l.code = r.code
+                WHERE r.members @> ARRAY[\(player.rawValue)]::text[] AND l.expires_at > now() AND l.node_id <> \(nodeID)
+                ORDER BY r.updated_at DESC LIMIT 1
+                """, as: (String,).self, logger: logger) {
+                return RoomCode(parsing: code)
+            }
+        } catch {
+            logger.error("store room lookup failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
+        }
+        return nil
+    }
+
     /// Stamps this node's `alive_at`; false when the store could not be written.
     @discardableResult
     func heartbeat() async -> Bool {
@@ -120,4 +137,5 @@ extension PostgresGameStore {
 extension PostgresGameStore: RemoteRooms.SharedStore {
     func otherNodesPlayer(tokenHash: String) async -> StoredState.Player? { await player(tokenHash: tokenHash) }
     func leaseHolder(of code: RoomCode) async -> String? { await leaseOwner(of: code) }
+    func roomOf(_ player: PlayerID) async -> RoomCode? { await storedRoom(of: player) }
 }

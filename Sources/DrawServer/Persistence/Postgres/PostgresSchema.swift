@@ -100,6 +100,12 @@ enum PostgresSchema {
         // The id of the node's last batch written: a batch whose commit went unanswered
         // (its primary lost) is tried again under the same id, and written once.
         (4, ["ALTER TABLE node ADD COLUMN last_batch BIGINT"]),
+        // Who is in each room, indexed: a player who resumes on a node that does not run its
+        // room is sent to the one that does (`roomOf(player:)`).
+        (5, [
+            "ALTER TABLE room ADD COLUMN members TEXT[]",
+            "CREATE INDEX room_by_member ON room USING GIN (members)",
+        ]),
     ]
 
     /// Brings the schema up to date on `connection`, holding the advisory lock meanwhile so
