@@ -74,6 +74,8 @@ extension ClientMessage {
             return .gallery(listed: listed)
         case "report":
             return .report(try reportRequest(&fields))
+        case "phoneSubmit": return .phoneSubmit(text: try fields.optionalString("text"))
+        case "albumNext": return .albumNext
         default:
             throw ProtocolError(.badMessage, "unknown message type \"\(type.prefix(40))\"")
         }
@@ -168,6 +170,13 @@ private struct Fields {
         patch.language = try optionalString("language")
         patch.customOnly = try optionalBool("customOnly")
         patch.streamer = try optionalBool("streamer")
+        patch.writeTimeSec = try optionalInteger("writeTimeSec")
+        if let mode = try optionalString("mode") {
+            guard let parsed = GameMode(rawValue: mode) else {
+                throw ProtocolError(.badMessage, "mode must be classic or telephone, not \"\(mode.prefix(20))\"")
+            }
+            patch.mode = parsed
+        }
         switch object["customWords"] {
         case nil, .null?: break
         case .array(let items)?:

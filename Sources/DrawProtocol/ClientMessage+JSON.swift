@@ -13,8 +13,10 @@ extension ClientMessage {
                 w.key("avatar")
                 avatar.write(to: &w)
             }
-        case .rooms, .quickplay, .leave, .start, .skip:
+        case .rooms, .quickplay, .leave, .start, .skip, .albumNext:
             break
+        case .phoneSubmit(let text):
+            if let text { w.field("text", text) }
         case .create(let name, let isPublic, let settings):
             if let name { w.field("name", name) }
             w.field("public", isPublic)
@@ -71,6 +73,8 @@ extension SettingsPatch {
         }
         if let customOnly { w.field("customOnly", customOnly) }
         if let streamer { w.field("streamer", streamer) }
+        if let mode { w.field("mode", mode.rawValue) }
+        if let writeTimeSec { w.field("writeTimeSec", writeTimeSec) }
         w.endObject()
     }
 }

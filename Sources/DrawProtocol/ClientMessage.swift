@@ -31,6 +31,11 @@ public enum ClientMessage: Sendable, Hashable {
     case gallery(listed: Bool)
     /// `report`: a drawing or a chat line, with a reason.
     case report(ReportRequest)
+    /// Telephone mode: the text of a write or describe step, or (no text) a draw step's
+    /// drawing is done (docs/PROTOCOL.md, "Telephone mode").
+    case phoneSubmit(text: String?)
+    /// Telephone mode, host only, during `album`: shows everyone the album's next entry.
+    case albumNext
 
     /// The message's `t`, used as the `ref` of an error answering it.
     public var type: String {
@@ -57,6 +62,8 @@ public enum ClientMessage: Sendable, Hashable {
         case .removeBot: "removeBot"
         case .gallery: "gallery"
         case .report: "report"
+        case .phoneSubmit: "phoneSubmit"
+        case .albumNext: "albumNext"
         }
     }
 }

@@ -1,3 +1,9 @@
+/// Which game a room plays (issue 36): classic draw-and-guess, or the telephone game.
+public enum GameMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case classic
+    case telephone
+}
+
 /// A room's game settings, always within the protocol's ranges.
 public struct RoomSettings: Sendable, Hashable, Codable {
     public var rounds = 3
@@ -12,11 +18,16 @@ public struct RoomSettings: Sendable, Hashable, Codable {
     /// Streamer mode (issue 36): the room is never listed or offered to quick play, and
     /// clients keep its code, its invite link and players' ids off the screen.
     public var streamer = false
+    /// `classic` or `telephone`; in telephone mode `drawTimeSec` is each draw step's length
+    /// and `rounds`, `wordChoices` and `hints` do not apply.
+    public var mode = GameMode.classic
+    /// The length of a telephone game's write and describe steps.
+    public var writeTimeSec = 40
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case rounds, drawTimeSec, maxPlayers, wordChoices, hints, language, customWords, customOnly, streamer
+        case rounds, drawTimeSec, maxPlayers, wordChoices, hints, language, customWords, customOnly, streamer, mode, writeTimeSec
     }
 
     /// Decodes stored settings; a field added since they were stored keeps its default.
@@ -31,6 +42,8 @@ public struct RoomSettings: Sendable, Hashable, Codable {
         customWords = try c.decodeIfPresent([String].self, forKey: .customWords) ?? []
         customOnly = try c.decodeIfPresent(Bool.self, forKey: .customOnly) ?? false
         streamer = try c.decodeIfPresent(Bool.self, forKey: .streamer) ?? false
+        mode = try c.decodeIfPresent(GameMode.self, forKey: .mode) ?? .classic
+        writeTimeSec = try c.decodeIfPresent(Int.self, forKey: .writeTimeSec) ?? 40
     }
 
     public static let roundsRange = 1...10
@@ -39,6 +52,7 @@ public struct RoomSettings: Sendable, Hashable, Codable {
     public static let maxPlayersRange = 2...50
     public static let wordChoicesRange = 1...5
     public static let hintsRange = 0...5
+    public static let writeTimeRange = 10...120
 }
 
 /// The optional fields of a `settings` object as a client sent them, before clamping.
@@ -52,11 +66,13 @@ public struct SettingsPatch: Sendable, Hashable {
     public var customWords: [String]?
     public var customOnly: Bool?
     public var streamer: Bool?
+    public var mode: GameMode?
+    public var writeTimeSec: Int?
 
     public init(
         rounds: Int? = nil, drawTimeSec: Int? = nil, maxPlayers: Int? = nil, wordChoices: Int? = nil,
         hints: Int? = nil, language: String? = nil, customWords: [String]? = nil, customOnly: Bool? = nil,
-        streamer: Bool? = nil
+        streamer: Bool? = nil, mode: GameMode? = nil, writeTimeSec: Int? = nil
     ) {
         self.rounds = rounds
         self.drawTimeSec = drawTimeSec
@@ -67,5 +83,7 @@ public struct SettingsPatch: Sendable, Hashable {
         self.customWords = customWords
         self.customOnly = customOnly
         self.streamer = streamer
+        self.mode = mode
+        self.writeTimeSec = writeTimeSec
     }
 }

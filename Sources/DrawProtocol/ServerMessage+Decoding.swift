@@ -112,6 +112,17 @@ extension ServerMessage {
         case "redirect":
             guard let room = m.roomCode("room"), let path = m["path"]?.stringValue else { return nil }
             return .redirect(room: room, node: m["node"]?.stringValue ?? "", path: path)
+        case "phoneStep":
+            return PhoneStep(json: m).map(ServerMessage.phoneStep)
+        case "phoneProgress":
+            guard let step = m["step"]?.intValue else { return nil }
+            return .phoneProgress(step: step, done: m["done"]?.arrayValue?.compactMap { $0.stringValue.map(PlayerID.init) } ?? [])
+        case "album":
+            guard let chains = m["chains"]?.arrayValue else { return nil }
+            return .album(chains.compactMap(AlbumChain.init(json:)))
+        case "albumReveal":
+            guard let chain = m["chain"]?.intValue, let entry = m["entry"]?.intValue else { return nil }
+            return .albumReveal(chain: chain, entry: entry)
         default:
             return nil
         }
@@ -120,7 +131,7 @@ extension ServerMessage {
 
 extension JSONValue {
     /// A player id the server sent (any non-empty string: the server made it).
-    fileprivate func playerID(_ key: String) -> PlayerID? {
+    func playerID(_ key: String) -> PlayerID? {
         guard let text = self[key]?.stringValue, !text.isEmpty else { return nil }
         return PlayerID(text)
     }
@@ -201,6 +212,8 @@ extension RoomSettings {
         if let v = json["customWords"]?.arrayValue { customWords = v.compactMap(\.stringValue) }
         if let v = json["customOnly"]?.boolValue { customOnly = v }
         if let v = json["streamer"]?.boolValue { streamer = v }
+        if let v = json["mode"]?.stringValue.flatMap(GameMode.init(rawValue:)) { mode = v }
+        if let v = json["writeTimeSec"]?.intValue { writeTimeSec = v }
     }
 }
 

@@ -143,6 +143,22 @@ extension ServerMessage {
             w.field("room", room.rawValue)
             w.field("node", node)
             w.field("path", path)
+        case .phoneStep(let step):
+            step.writeFields(to: &w)
+        case .phoneProgress(let step, let done):
+            w.field("step", step)
+            w.key("done")
+            w.beginArray()
+            for id in done { w.value(id.rawValue) }
+            w.endArray()
+        case .album(let chains):
+            w.key("chains")
+            w.beginArray()
+            for chain in chains { chain.write(to: &w) }
+            w.endArray()
+        case .albumReveal(let chain, let entry):
+            w.field("chain", chain)
+            w.field("entry", entry)
         }
         w.endObject()
         return w.bytes
@@ -215,6 +231,8 @@ extension RoomSettings {
         w.field("customWordCount", customWordCount ?? customWords.count)
         w.field("customOnly", customOnly)
         w.field("streamer", streamer)
+        w.field("mode", mode.rawValue)
+        w.field("writeTimeSec", writeTimeSec)
         w.endObject()
     }
 }

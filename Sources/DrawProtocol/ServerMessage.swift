@@ -41,6 +41,15 @@ public enum ServerMessage: Sendable, Hashable {
     /// The room lives on another node of the cluster: reconnect at `path` and send the
     /// `join` again (docs/CLUSTER.md).
     case redirect(room: RoomCode, node: String, path: String)
+    /// Telephone mode: a step starts (or is sent again to a player who came back).
+    case phoneStep(PhoneStep)
+    /// Telephone mode: who has submitted in step `step` so far (never what).
+    case phoneProgress(step: Int, done: [PlayerID])
+    /// Telephone mode: every chain, once the last step ended.
+    case album([AlbumChain])
+    /// Telephone mode: the host showed the album up to entry `entry` of chain `chain`
+    /// (both from 0).
+    case albumReveal(chain: Int, entry: Int)
 
     /// The message's `t`.
     public var type: String {
@@ -73,6 +82,10 @@ public enum ServerMessage: Sendable, Hashable {
         case .notice: "notice"
         case .gameDrawings: "gameDrawings"
         case .redirect: "redirect"
+        case .phoneStep: "phoneStep"
+        case .phoneProgress: "phoneProgress"
+        case .album: "album"
+        case .albumReveal: "albumReveal"
         }
     }
 }
@@ -279,6 +292,10 @@ public enum GamePhase: String, Sendable, Hashable, Codable, CaseIterable {
     case drawing
     case turnEnd
     case gameEnd
+    /// Telephone mode: the steps run.
+    case telephone
+    /// Telephone mode: the chains are shown.
+    case album
 }
 
 extension PlayerID: Codable {

@@ -18,6 +18,9 @@ extension Room {
     mutating func addBot(_ level: BotLevel, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard host == id else { return .failure(ProtocolError(.notHost, "only the host can add bots")) }
         guard phase == .lobby else { return .failure(ProtocolError(.wrongPhase, "bots can be added only in the room lobby")) }
+        guard !isTelephone else {
+            return .failure(ProtocolError(.badMessage, "bots cannot play telephone: switch the room to classic to add bots"))
+        }
         guard botCount < settings.maxPlayers - 1 else {
             return .failure(ProtocolError(.tooManyBots, "at most \(max(0, settings.maxPlayers - 1)) bots: one seat stays for a person"))
         }

@@ -70,6 +70,8 @@ extension Room {
     /// grace period) unless someone already guessed; with no guessers at all left in
     /// the room it ends at once.
     mutating func endTurnIfEveryoneGuessed(now: Timestamp) -> [RoomEffect] {
+        // A telephone step waits for those still connected: one who left may complete it.
+        if case .telephone(let game) = state { return everyoneSubmitted(game) ? endPhoneStep(now: now) : [] }
         guard case .drawing(let turn) = state else { return [] }
         let guessers = members.filter { !$0.spectator && $0.id != turn.drawer }
         let connected = guessers.filter(\.connected)

@@ -11,6 +11,8 @@ extension Room {
             candidates.append(turn.deadline)
             if let next = turn.pendingHints.first { candidates.append(turn.startedAt + next) }
         case .turnEnd(let deadline, _), .gameEnd(let deadline): candidates.append(deadline)
+        case .telephone(let game): candidates.append(game.deadline)
+        case .album(let album): candidates.append(album.deadline)
         }
         if let drawer, let since = member(drawer)?.disconnectedAt {
             candidates.append(since + configuration.drawerAbsenceMs)
@@ -64,6 +66,10 @@ extension Room {
             return deadline <= now ? startNextTurn(now: now) : nil
         case .gameEnd(let deadline):
             return deadline <= now ? returnToLobby(now: now) : nil
+        case .telephone(let game):
+            return game.deadline <= now ? endPhoneStep(now: now) : nil
+        case .album(let album):
+            return album.deadline <= now ? endTelephone(now: now) : nil
         }
     }
 }

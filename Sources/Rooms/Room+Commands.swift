@@ -23,6 +23,8 @@ extension Room {
         case .rate(let rating): result = rate(rating, from: id)
         case .addBot(let level): result = addBot(level, from: id, now: now)
         case .removeBot(let target): result = removeBot(target, from: id, now: now)
+        case .phoneSubmit(let text): result = phoneSubmit(text, from: id, now: now)
+        case .albumNext: result = albumNext(from: id, now: now)
         case .hello, .rooms, .create, .join, .quickplay, .leave, .invite, .gallery, .report: result = .success([])
         }
         switch result {
@@ -42,6 +44,9 @@ extension Room {
     mutating func updateSettings(_ patch: SettingsPatch, from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard host == id else { return .failure(ProtocolError(.notHost, "only the host can change settings")) }
         guard phase == .lobby else { return .failure(ProtocolError(.wrongPhase, "settings can change only in the lobby")) }
+        if patch.mode == .telephone, botCount > 0 {
+            return .failure(ProtocolError(.badMessage, "bots cannot play telephone: remove the bots first"))
+        }
         let adjusted = settings.adjustments(for: patch)
         settings = settings.applying(patch)
         // Lowering maxPlayers never evicts anyone: it only stops new joins.
@@ -65,8 +70,10 @@ extension Room {
     mutating func requestStart(from id: PlayerID, now: Timestamp) -> Result<[RoomEffect], ProtocolError> {
         guard host == id else { return .failure(ProtocolError(.notHost, "only the host can start the game")) }
         guard phase == .lobby else { return .failure(ProtocolError(.wrongPhase, "a game is already running")) }
-        guard activePlayers(connectedOnly: true).count >= 2 else {
-            return .failure(ProtocolError(.notEnoughPlayers, "at least 2 connected players are needed to start"))
+        let needed = minimumPlayers
+        guard activePlayers(connectedOnly: true).count >= needed else {
+            let game = isTelephone ? "a telephone game" : "the game"
+            return .failure(ProtocolError(.notEnoughPlayers, "at least \(needed) connected players are needed to start \(game)"))
         }
         return .success(startGame(now: now))
     }
@@ -75,8 +82,8 @@ extension Room {
     mutating func maybeAutoStart(now: Timestamp) -> [RoomEffect] {
         guard phase == .lobby, !isClosed else { return [] }
         let players = members.filter { !$0.spectator }
-        guard players.count >= 2, players.allSatisfy(\.ready),
-              activePlayers(connectedOnly: true).count >= 2 else { return [] }
+        guard players.count >= minimumPlayers, players.allSatisfy(\.ready),
+              activePlayers(connectedOnly: true).count >= minimumPlayers else { return [] }
         return startGame(now: now)
     }
 
@@ -152,6 +159,9 @@ extension Room {
     }
 
     /// Seated players who take turns and guess; optionally only those connected.
+    /// Seated players a game of the room's mode needs.
+    var minimumPlayers: Int { isTelephone ? Self.telephoneMinimumPlayers : 2 }
+
     func activePlayers(connectedOnly: Bool) -> [Member] {
         members.filter { !$0.spectator && (!connectedOnly || $0.connected) }
     }

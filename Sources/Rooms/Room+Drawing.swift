@@ -6,6 +6,9 @@ public enum DrawOutcome: Sendable, Equatable {
     /// Valid and applied: relay the same bytes to every other member. `points` counts the
     /// frame's points, for rate limiting.
     case relay(except: PlayerID, points: Int)
+    /// Valid and applied to the sender's own drawing (a telephone game's draw step):
+    /// relayed to nobody, kept with the room.
+    case kept(points: Int)
     /// Dropped, nothing applied: answer the sender with this error.
     case rejected(ProtocolError)
 }
@@ -18,6 +21,7 @@ extension Room {
     /// (`maxDrawingPoints`, `maxDrawingItems`, `maxDrawingInkAreas`) is refused whole with
     /// `too_large`; UNDO and CLEAR free room, so a drawer who hit a cap can carry on.
     public mutating func draw(frame: UnsafeRawBufferPointer, from id: PlayerID, now: Timestamp) -> DrawOutcome {
+        if case .telephone = state { return sketch(frame: frame, from: id, now: now) }
         guard case .drawing(let turn) = state, turn.drawer == id else {
             return .rejected(ProtocolError(.notDrawer, "only the drawer can draw, and only while drawing", ref: "binary"))
         }
@@ -64,7 +68,7 @@ extension Room {
         return canvasReplay(for: id)
     }
 
-    private func capRefusal(points: Int, items: Int, ink: Int) -> ProtocolError? {
+    func capRefusal(points: Int, items: Int, ink: Int) -> ProtocolError? {
         if points > configuration.maxDrawingPoints {
             return ProtocolError(.tooLarge, "the canvas holds at most \(configuration.maxDrawingPoints) points; undo or clear to draw more", ref: "binary")
         }

@@ -1,5 +1,6 @@
 import Canvas
 import DrawProtocol
+import Foundation
 
 /// Everything needed to bring a room back after a restart, except its canvas (stored as
 /// stroke frames). Times are kept as "milliseconds left" so the clock effectively stops
@@ -88,6 +89,31 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var chatSequence: Int?
     /// The game's drawings so far (issue 39); absent when none and in older snapshots.
     public var gameDrawings: [GameDrawing]? = nil
+    /// A telephone game's steps or album; absent otherwise.
+    public var telephone: TelephoneSnapshot? = nil
+}
+
+/// A telephone game as stored: its step (the time left is the phase's `remainingMs`),
+/// the chains so far, this step's submissions and each seat's drawing so far; or, in the
+/// album, the chains and how far they were shown.
+public struct TelephoneSnapshot: Codable, Sendable, Equatable {
+    public struct SketchState: Codable, Sendable, Equatable {
+        public var player: String
+        /// Frames as base64, each with its time in the step.
+        public var frames: [String]
+        public var at: [Int]
+    }
+
+    public var seats: [String]
+    public var step: Int
+    public var elapsedMs: Int
+    public var chains: [[AlbumEntry]]
+    public var texts: [String: String]
+    public var submitted: [String]
+    public var sketches: [SketchState]
+    /// In the album: the entry shown last.
+    public var albumChain: Int?
+    public var albumEntry: Int?
 }
 
 extension RoomSnapshot {
@@ -112,11 +138,31 @@ extension Room {
     /// The room's state at `now`, for storage.
     public func snapshot(now: Timestamp) -> RoomSnapshot {
         var phase = RoomSnapshot.PhaseState(phase: self.phase, remainingMs: remainingMs(now: now))
+        var telephone: TelephoneSnapshot?
         switch state {
         case .lobby:
             phase.nextGameMs = nextGameAt.map { max(0, $0 - now) }
         case .gameEnd:
             break
+        case .telephone(let game):
+            telephone = TelephoneSnapshot(
+                seats: game.seats.map(\.rawValue), step: game.step, elapsedMs: max(0, now - game.startedAt), chains: game.chains,
+                texts: game.texts.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value },
+                submitted: game.seats.filter(game.submitted.contains).map(\.rawValue),
+                sketches: game.seats.compactMap { id in
+                    game.sketches[id].map { sketch in
+                        TelephoneSnapshot.SketchState(
+                            player: id.rawValue, frames: sketch.frames.map { Data($0.bytes).base64EncodedString() }, at: sketch.frames.map(\.at)
+                        )
+                    }
+                }
+            )
+        case .album(let album):
+            telephone = TelephoneSnapshot(
+                seats: album.chains.map(\.owner.rawValue), step: album.chains.count, elapsedMs: 0,
+                chains: album.chains.map(\.entries), texts: [:], submitted: [], sketches: [],
+                albumChain: album.chain, albumEntry: album.entry
+            )
         case .turnEnd(_, let word):
             phase.word = word
         case .choosing(let choosing):
@@ -157,7 +203,8 @@ extension Room {
                     ratings: $0.ratings.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value }
                 )
             },
-            chat: chatLog, chatSequence: chatSequence, gameDrawings: gameDrawings.isEmpty ? nil : gameDrawings
+            chat: chatLog, chatSequence: chatSequence, gameDrawings: gameDrawings.isEmpty ? nil : gameDrawings,
+            telephone: telephone
         )
     }
 
@@ -227,6 +274,37 @@ extension Room {
             turn.guesses = (s.phase.guesses ?? []).map { (PlayerID($0.id), $0.points) }
             state = .drawing(turn)
             strokeLog.word = word
+        case .telephone:
+            guard let t = s.telephone, t.seats.count >= 1, t.chains.count == t.seats.count, (0..<t.seats.count).contains(t.step) else {
+                throw RestoreError("telephone step without its game")
+            }
+            var game = TelephoneState(
+                seats: t.seats.map(PlayerID.init), step: t.step, startedAt: now + -t.elapsedMs, deadline: deadline, chains: t.chains
+            )
+            game.texts = t.texts.reduce(into: [:]) { $0[PlayerID($1.key)] = $1.value }
+            game.submitted = Set(t.submitted.map(PlayerID.init))
+            for stored in t.sketches {
+                var sketch = Sketch(size: configuration.canvas)
+                for (text, at) in zip(stored.frames, stored.at) {
+                    guard let data = Data(base64Encoded: text) else { throw RestoreError("telephone drawing frame is not base64") }
+                    let bytes = [UInt8](data)
+                    do {
+                        _ = try sketch.drawing.apply(frame: bytes)
+                    } catch {
+                        throw RestoreError("stored telephone frame rejected: \(error)")
+                    }
+                    sketch.frames.append(StrokeLog.Frame(at: at, bytes: bytes))
+                    sketch.bytes += bytes.count
+                }
+                game.sketches[PlayerID(stored.player)] = sketch
+            }
+            state = .telephone(game)
+        case .album:
+            guard let t = s.telephone, t.chains.count == t.seats.count else { throw RestoreError("album without its chains") }
+            state = .album(AlbumState(
+                chains: zip(t.seats, t.chains).map { AlbumChain(owner: PlayerID($0), entries: $1) },
+                chain: t.albumChain ?? 0, entry: t.albumEntry ?? -1, deadline: deadline
+            ))
         }
         for frame in frames {
             do {

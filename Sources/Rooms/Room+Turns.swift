@@ -3,6 +3,7 @@ import DrawProtocol
 
 extension Room {
     mutating func startGame(now: Timestamp) -> [RoomEffect] {
+        if isTelephone { return startTelephone(now: now) }
         gamesPlayed += 1
         for i in members.indices {
             members[i].score = 0

@@ -44,6 +44,8 @@ extension Room {
         case .choosing(let choosing): max(0, choosing.deadline - now)
         case .drawing(let turn): max(0, turn.deadline - now)
         case .turnEnd(let deadline, _), .gameEnd(let deadline): max(0, deadline - now)
+        case .telephone(let game): max(0, game.deadline - now)
+        case .album(let album): max(0, album.deadline - now)
         }
     }
 
@@ -120,6 +122,8 @@ extension Room {
                 drawer: turn.drawer, round: game?.round ?? 1, mask: turn.mask.rendered(),
                 remainingMs: max(0, turn.deadline - now), word: turn.drawer == id ? turn.word : nil
             ), to: .player(id))]
+        case .telephone, .album:
+            return resendTelephoneState(to: id, now: now)
         default:
             return []
         }

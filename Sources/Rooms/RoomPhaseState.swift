@@ -9,6 +9,10 @@ enum RoomPhaseState: Sendable {
     /// `word`: the turn's word (nil only in a room restored from an older snapshot).
     case turnEnd(deadline: Timestamp, word: String?)
     case gameEnd(deadline: Timestamp)
+    /// Telephone mode: the steps.
+    case telephone(TelephoneState)
+    /// Telephone mode: the album, after the last step.
+    case album(AlbumState)
 
     var phase: GamePhase {
         switch self {
@@ -17,6 +21,8 @@ enum RoomPhaseState: Sendable {
         case .drawing: .drawing
         case .turnEnd: .turnEnd
         case .gameEnd: .gameEnd
+        case .telephone: .telephone
+        case .album: .album
         }
     }
 }

@@ -16,6 +16,7 @@ extension RoomSettings {
         check("maxPlayers", patch.maxPlayers, Self.maxPlayersRange)
         check("wordChoices", patch.wordChoices, Self.wordChoicesRange)
         check("hints", patch.hints, Self.hintsRange)
+        check("writeTimeSec", patch.writeTimeSec, Self.writeTimeRange)
         if let language = patch.language, !Self.supportedLanguages.contains(language) {
             adjusted.append(AdjustedSetting(field: "language", value: .text(applying(patch).language)))
         }
@@ -35,6 +36,8 @@ extension RoomSettings {
         if let v = patch.customWords { next.customWords = WordList.sanitize(v) }
         if let v = patch.customOnly { next.customOnly = v }
         if let v = patch.streamer { next.streamer = v }
+        if let v = patch.mode { next.mode = v }
+        if let v = patch.writeTimeSec { next.writeTimeSec = v.clamped(to: Self.writeTimeRange) }
         return next
     }
 }

@@ -46,7 +46,14 @@ package final class LiveRoom: Sendable {
         /// The writers and the store to wake for what was queued under the lock, woken once
         /// it is released (`withRoom`).
         var wakes = WakeUps()
+        /// When a telephone draw step's drawings were last stored (with the room's snapshot).
+        var sketchesStoredAt: Timestamp?
     }
+
+    /// How often a telephone draw step's drawings go to the store while players draw: each
+    /// snapshot carries every seat's drawing, so not at every frame. A kill -9 loses at
+    /// most this much of a draw step.
+    static let sketchStorePeriodMs = 1_000
     private let state: Mutex<State>
     private let server: GameServer
     /// Runs the room's timer.
@@ -218,6 +225,14 @@ package final class LiveRoom: Sendable {
                 }
                 server.metrics.sentBinary(bytes: frame.readableBytes, count: recipients)
                 relayed = true
+                return DrawCharge(points: points)
+            case .kept(let points):
+                // A telephone drawing: shown to nobody until the album; stored with the
+                // room's snapshot (every seat's drawing), once a period.
+                if s.sketchesStoredAt.map({ now - $0 >= Self.sketchStorePeriodMs }) ?? true {
+                    s.sketchesStoredAt = now
+                    server.store.roomChanged(s.room.snapshot(now: now), wakes: &s.wakes)
+                }
                 return DrawCharge(points: points)
             case .rejected(let error):
                 // Never silent: the drawer is told, and its canvas is set back to the room's.
