@@ -63,8 +63,8 @@ func buildApplication(
             },
             serve: { route, deflate, channel in
                 switch route {
-                case .game(let clientIP):
-                    try server.acceptWebSocket(channel: channel, deflate: deflate, clientIP: clientIP)
+                case .game(let clientIP, let node):
+                    try server.acceptWebSocket(channel: channel, deflate: deflate, clientIP: clientIP, askedNode: node)
                 case .conformanceEcho:
                     let receiver = WebSocketReceiver(maxMessageBytes: limits.conformanceMaxMessageBytes, deflate: deflate)
                     try channel.pipeline.syncOperations.addHandler(WebSocketProtocolHandler(receiver: receiver, service: ConformanceEcho()))
@@ -116,7 +116,9 @@ extension DrawServerRuntime {
         case "/ws":
             let peer = channel.remoteAddress?.ipAddress ?? "unknown"
             let ip = configuration.forwardedFor.clientIP(peer: peer, headerValues: head.headers[ForwardedFor.header])
-            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else { return .game(clientIP: ip) }
+            guard let refusal = upgradeRefusal(origin: head.headers.first(name: "origin"), remoteIP: ip) else {
+                return .game(clientIP: ip, node: URI(head.uri).queryParameters["node"].map(String.init))
+            }
             if refusal != .serviceUnavailable {
                 // The client's own address (behind a trusted proxy: the forwarded one); debug
                 // level, as a flood of refusals must not flood the log.

@@ -358,13 +358,19 @@ extension PersistenceTests {
             #expect(redirect["room"]?.stringValue == code)
             #expect(redirect["node"]?.stringValue == "one")
             #expect(redirect["path"]?.stringValue == "/ws?node=one")
-            // A seated player who resumes on node two (a balancer sent it there, or node two
-            // restarted since) is sent to node one unasked: the store knows who is in which room.
-            let adaOnTwo = TestClient.connect(port: two.port)
+            // A seated player who comes back to node two for its room (it was there before
+            // node two restarted, say) is sent to node one unasked: the store knows who is in
+            // which room.
+            let adaOnTwo = TestClient.connect(port: two.port, path: "/ws?node=two")
             #expect(try await adaOnTwo.hello("Ada", token: ada.token)["resumed"]?.boolValue == true)
             let sent = try await adaOnTwo.next("redirect", within: 5)
             #expect(sent["room"]?.stringValue == code)
             #expect(sent["node"]?.stringValue == "one")
+            // One the balancer sent to node two although it asked for node one could not reach
+            // node one: it is not sent back there (it would bounce), and waits for the room.
+            let bounced = TestClient.connect(port: two.port, path: "/ws?node=one")
+            #expect(try await bounced.hello("Ada", token: ada.token)["resumed"]?.boolValue == true)
+            #expect(await bounced.nextEvent(within: 1.5) == nil, "no redirect back to the node it could not reach")
             // The room list of node two shows node one's public room once its directory
             // is read again (within 0.5 s).
             try await waitUntil {

@@ -123,4 +123,21 @@ struct ReplayReconnectTests {
         #expect(events[1].clients == 2 && events[1].recovered == 0 && events[1].refused == 1)
         #expect(events[1].closeCodes == ["none": 2])
     }
+
+    /// After a kill -9 a client is welcomed back before its room is: the time back in the
+    /// room counts from the event's first close, with a curve of clients back over time.
+    @Test func backInTheRoomIsTimedFromTheFirstCloseWithItsCurve() {
+        let ms: UInt64 = 1_000_000
+        let outages = [
+            ReplayOutage(startedAt: 1_000 * ms, endedAt: 1_200 * ms, closeCode: nil, attempts: 1, roomAt: 3_500 * ms),
+            ReplayOutage(startedAt: 1_050 * ms, endedAt: 1_300 * ms, closeCode: nil, attempts: 2, roomAt: 3_240 * ms),
+            ReplayOutage(startedAt: 1_100 * ms, endedAt: 1_250 * ms, closeCode: nil, attempts: 1),
+        ]
+        let event = try! #require(ReplayOutage.events(outages, runStart: 0).first)
+        #expect(event.backInRoom == 2)
+        #expect(event.roomMsP50 == 2_240 && event.roomMsP99 == 2_500 && event.roomMsMax == 2_500)
+        let curve = event.curve ?? []
+        #expect(curve.first == [0, 0] && curve.last == [2.5, 2])
+        #expect(curve.first { $0[1] == 1 }?[0] == 2.3, "the first back at 2.24 s shows in the 2.3 s point")
+    }
 }

@@ -9,7 +9,8 @@ extension GameServer {
     /// connection is served by its handlers; no task waits on it.
     /// `clientIP` is the address per-address limits count it under (the peer's, unless a
     /// trusted proxy forwarded it).
-    func acceptWebSocket(channel: any Channel, deflate: Bool, clientIP: String? = nil) throws {
+    /// `askedNode`: the node the client asked for in `?node=`.
+    func acceptWebSocket(channel: any Channel, deflate: Bool, clientIP: String? = nil, askedNode: String? = nil) throws {
         let limits = configuration.limits
         let maxMessageBytes = limits.maxBinaryFrameBytes
         let eventLoop = channel.eventLoop
@@ -18,7 +19,7 @@ extension GameServer {
         let overflows = metrics.queueOverflows
         let outbox = Outbox(limit: limits.outboundQueueBytes, eventLoop: eventLoop, hardClose: hardClose, onOverflow: { overflows.increment() })
         let ip = clientIP ?? channel.remoteAddress?.ipAddress ?? "unknown"
-        let session = GameSession(server: self, outbox: outbox, remoteIP: ip, eventLoop: eventLoop)
+        let session = GameSession(server: self, outbox: outbox, remoteIP: ip, eventLoop: eventLoop, askedNode: askedNode)
         let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
 
         let admission = register(session.connection, outbox: outbox, ip: ip)

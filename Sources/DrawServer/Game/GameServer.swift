@@ -52,7 +52,14 @@ package final class GameServer: Sendable {
         var draining = false
         /// `whenClosed` callers: the connections each still waits for.
         var closeWaiters: [(open: Set<ConnectionID>, then: @Sendable () -> Void)] = []
+        /// Players sent on after `welcome` to their room's node (`hello`), and when: one who
+        /// is back here soon after could not reach it (gone, or its room just moved), and is
+        /// not sent there again, so a client never bounces between nodes.
+        var sentOn: [PlayerID: Timestamp] = [:]
     }
+
+    /// How long a player sent on after `welcome` is not sent on again.
+    static let sentOnMemoryMs = 10_000
 
     /// The drawings bots draw from: the shipped samples, and people's well-rated drawings
     /// once the store is loaded (`addBotDrawings`).
@@ -194,7 +201,10 @@ package final class GameServer: Sendable {
 
     /// `hello`: registers the connection, closes an older one of the same player with
     /// 4001, sends `welcome`, and puts a seated player back in its room.
-    func hello(name: String, token: String?, avatar: Avatar? = nil, connection: ConnectionID, outbox: Outbox) -> Result<PlayerID, ProtocolError> {
+    /// `askedNode`: the node the client asked the balancer for (`/ws?node=`).
+    func hello(
+        name: String, token: String?, avatar: Avatar? = nil, connection: ConnectionID, outbox: Outbox, askedNode: String? = nil
+    ) -> Result<PlayerID, ProtocolError> {
         let now = clock.now
         let outcome: Result<(Welcome, Outbox?, LiveRoom?), ProtocolError> = changingMembership { d in
             d.lobby.hello(name: name, token: token, avatar: avatar, connection: connection, now: now).map { welcome in
@@ -215,12 +225,14 @@ package final class GameServer: Sendable {
             // Its room was taken over by another node while it was away: send it there.
             if room == nil, let moved = remoteRooms.movedRoom(of: welcome.player.id) {
                 remoteRooms.sendRedirect(room: moved.room, node: moved.node, to: outbox)
-            } else if room == nil, welcome.resumed, remoteRooms.looksUpOwners {
-                // Its room may run on another node (this one restarted since, or a balancer
-                // sent it here): the store knows who is in which room.
+            } else if room == nil, welcome.resumed, remoteRooms.looksUpOwners, askedNode == configuration.cluster.nodeID {
+                // It came back to this node for its room, which runs elsewhere now (this node
+                // restarted since): the store knows who is in which room. Only then: a client
+                // the balancer sent here from the node it asked for could not reach that node
+                // (gone, or its room is about to move), and the room's move is told it.
                 let player = welcome.player.id
                 Task {
-                    guard let found = await remoteRooms.roomElsewhere(of: player), isRoomless(player, connection: connection) else { return }
+                    guard let found = await remoteRooms.roomElsewhere(of: player), takeSendingOn(player, connection: connection) else { return }
                     remoteRooms.sendRedirect(room: found.room, node: found.node, to: outbox)
                 }
             }
@@ -228,11 +240,16 @@ package final class GameServer: Sendable {
         }
     }
 
-    /// Whether `player` is still connected through `connection` and in no room here.
-    func isRoomless(_ player: PlayerID, connection: ConnectionID) -> Bool {
-        lockDirectory { d in
-            guard let record = d.lobby.players[player] else { return false }
-            return record.connection == connection && record.room == nil
+    /// Whether to send `player` on to its room's node: it is still connected through
+    /// `connection`, in no room here, and was not sent on lately (`sentOn`).
+    func takeSendingOn(_ player: PlayerID, connection: ConnectionID) -> Bool {
+        let now = clock.now
+        return lockDirectory { d in
+            guard let record = d.lobby.players[player], record.connection == connection, record.room == nil else { return false }
+            d.sentOn = d.sentOn.filter { now - $0.value < Self.sentOnMemoryMs }
+            guard d.sentOn[player] == nil else { return false }
+            d.sentOn[player] = now
+            return true
         }
     }
 

@@ -39,8 +39,12 @@ final class GameSession: WebSocketService {
     /// Messages a client may send after its hello before the welcome comes.
     static let deferredLimit = 16
 
-    init(server: GameServer, outbox: Outbox, remoteIP: String, eventLoop: (any EventLoop)? = nil) {
+    /// The node the client asked for (`/ws?node=`): where it last found its room.
+    private let askedNode: String?
+
+    init(server: GameServer, outbox: Outbox, remoteIP: String, eventLoop: (any EventLoop)? = nil, askedNode: String? = nil) {
         self.eventLoop = eventLoop
+        self.askedNode = askedNode
         self.server = server
         self.connection = server.newConnectionID()
         self.outbox = outbox
@@ -175,7 +179,7 @@ final class GameSession: WebSocketService {
     }
 
     private func hello(name: String, token: String?, avatar: Avatar?) -> ProtocolError? {
-        switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox) {
+        switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox, askedNode: askedNode) {
         case .success(let id):
             player = id
             return nil

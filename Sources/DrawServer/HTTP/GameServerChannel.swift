@@ -19,8 +19,9 @@ import NIOWebSocket
 struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// What an upgrade request is upgraded to.
     enum Route: Sendable, Equatable {
-        /// The game, for a client at this address (behind a trusted proxy: `ForwardedFor`).
-        case game(clientIP: String)
+        /// The game, for a client at this address (behind a trusted proxy: `ForwardedFor`);
+        /// `node`: the `?node=` the client asked for (the node it last found its room on).
+        case game(clientIP: String, node: String? = nil)
         case conformanceEcho
     }
 

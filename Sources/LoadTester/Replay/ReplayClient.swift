@@ -30,6 +30,8 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     private var token: String?
     /// `--reconnect`: the outage this client is in (an index into its loop's records).
     private var outage: Int?
+    /// The outage whose client is welcomed back and waits for its room.
+    private var roomOutage: Int?
     /// The outage that cut the turn being watched: its losses are booked when the turn ends.
     private var outageToBook: Int?
     /// Back from an outage until the next `turn`: what arrives now is the server's replay of
@@ -226,6 +228,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             return
         }
         context.outages[index].endedAt = NIODeadline.now().uptimeNanoseconds
+        roomOutage = index
         online = true
         resynced = true
         awaitingRestoredRoom = true
@@ -264,6 +267,10 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             room.canvas = CanvasSize(width: view.canvasWidth, height: view.canvasHeight)
             // Back in a turn this client was drawing: its pass stopped with the connection and
             // cannot pick up where the server's canvas is, so the turn is handed on.
+            if let index = roomOutage, view.code.rawValue == room.code {
+                roomOutage = nil
+                context.outages[index].roomAt = NIODeadline.now().uptimeNanoseconds
+            }
             if awaitingRestoredRoom {
                 awaitingRestoredRoom = false
                 restatedTurnExpected = view.phase == .drawing

@@ -208,6 +208,14 @@ struct ReplaySummary: Codable, Sendable, Equatable {
         var opsLost: Int
         var attempts: Int
         var closeCodes: [String: Int]
+        /// Clients that were back in their room (`room` after the resumed `welcome`), and
+        /// when, from the event's first close; nil in runs that did not see it.
+        var backInRoom: Int? = nil
+        var roomMsP50: Double? = nil
+        var roomMsP99: Double? = nil
+        var roomMsMax: Double? = nil
+        /// `[seconds, clients back in their room]` every 100 ms.
+        var curve: [[Double]]? = nil
     }
 
     var tool = "drawserver replay"

@@ -40,6 +40,10 @@ extension ReplaySummary {
                 format: "at %.1f s: %d of %d clients back (%d refused), reconnect p50 %.0f ms, p99 %.0f ms, max %.0f ms, %d ops lost, %d attempts, closes %@",
                 outage.atSeconds, outage.recovered, outage.clients, outage.refused, outage.reconnectMsP50, outage.reconnectMsP99, outage.reconnectMsMax,
                 outage.opsLost, outage.attempts, Self.counts(outage.closeCodes)))
+            if let back = outage.backInRoom, let p50 = outage.roomMsP50, let p99 = outage.roomMsP99, let max = outage.roomMsMax {
+                row("", String(format: "  %d of %d back in their room, p50 %.0f ms, p99 %.0f ms, max %.0f ms after the first close",
+                               back, outage.clients, p50, p99, max))
+            }
         }
         if outages?.isEmpty == true { row("outages", "none") }
         row("connections", "\(connectionsOpened) opened, \(connectErrors) failed, \(unexpectedCloses) closed early" + (closeCodes.isEmpty ? "" : " (\(Self.counts(closeCodes)))"))

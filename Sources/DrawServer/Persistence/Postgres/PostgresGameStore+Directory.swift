@@ -77,12 +77,16 @@ extension PostgresGameStore {
     }
 
     /// The room another node runs with `player` among its members (the one written last,
-    /// should there be two), or nil.
+    /// should there be two), or nil. Only a node that wrote lately (`node.alive_at` within
+    /// `liveNodeMs`) counts: a node killed a moment ago still holds its leases until they
+    /// run out, and a player sent there would only come back.
     func storedRoom(of player: PlayerID) async -> RoomCode? {
+        let aliveSince = GameDatabase.wallClockMs - Self.liveNodeMs
         do {
             for (code,) in try await client.rows("""
-                SELECT r.code FROM room AS r JOIN room_leases AS l ON l.code = r.code
+                SELECT r.code FROM room AS r JOIN room_leases AS l ON l.code = r.code JOIN node AS n ON n.id = l.node_id
                 WHERE r.members @> ARRAY[\(player.rawValue)]::text[] AND l.expires_at > now() AND l.node_id <> \(nodeID)
+                    AND n.alive_at > \(aliveSince)
                 ORDER BY r.updated_at DESC LIMIT 1
                 """, as: (String,).self, logger: logger) {
                 return RoomCode(parsing: code)
@@ -92,6 +96,10 @@ extension PostgresGameStore {
         }
         return nil
     }
+
+    /// How recently a node must have stamped `alive_at` for a player to be sent to it: an
+    /// idle node stamps it every second (`heartbeatInterval`), a busy one at every commit.
+    static let liveNodeMs: Int64 = 1_500
 
     /// Stamps this node's `alive_at`; false when the store could not be written.
     @discardableResult
