@@ -16,17 +16,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 nodes=3 rooms=300 players=8 warm=10 measure=30 out=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --nodes) nodes=$2; shift 2 ;;
-        --rooms) rooms=$2; shift 2 ;;
-        --players) players=$2; shift 2 ;;
-        --warm) warm=$2; shift 2 ;;
-        --measure) measure=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
-        *) sed -n '2,15p' "$0"; exit 2 ;;
-    esac
-done
+options="nodes rooms players warm measure out" usage_end=15
+. "$root/benchmarks/cluster-options.sh"
+cluster_options "$@"
 . "$root/benchmarks/cluster-replay.sh"
 store=$($python -c 'import json, sys; print(json.loads(sys.argv[1])["postgres"])' "$status")
 echo "capacity: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2

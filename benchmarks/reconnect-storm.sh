@@ -17,17 +17,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 nodes=3 rooms=100 players=10 warm=8 after=8 out=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --nodes) nodes=$2; shift 2 ;;
-        --rooms) rooms=$2; shift 2 ;;
-        --players) players=$2; shift 2 ;;
-        --warm) warm=$2; shift 2 ;;
-        --after) after=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
-        *) sed -n '2,17p' "$0"; exit 2 ;;
-    esac
-done
+options="nodes rooms players warm after out" usage_end=17
+. "$root/benchmarks/cluster-options.sh"
+cluster_options "$@"
 . "$root/benchmarks/cluster-replay.sh"
 echo "reconnect-storm: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
 

@@ -17,17 +17,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 nodes=3 rooms=24 players=4 warm=6 gap=6 out=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --nodes) nodes=$2; shift 2 ;;
-        --rooms) rooms=$2; shift 2 ;;
-        --players) players=$2; shift 2 ;;
-        --warm) warm=$2; shift 2 ;;
-        --gap) gap=$2; shift 2 ;;
-        --out) out=$2; shift 2 ;;
-        *) sed -n '2,15p' "$0"; exit 2 ;;
-    esac
-done
+options="nodes rooms players warm gap out" usage_end=15
+. "$root/benchmarks/cluster-options.sh"
+cluster_options "$@"
 . "$root/benchmarks/cluster-replay.sh"
 echo "rolling-restart: $nodes nodes behind $url, $rooms rooms x $players players, $DRAWSERVER_BIN" >&2
 

@@ -16,14 +16,7 @@ extension Room {
     mutating func startTelephone(now: Timestamp) -> [RoomEffect] {
         let seats = members.filter { !$0.spectator && !$0.isBot }.map(\.id)
         guard seats.count >= Self.telephoneMinimumPlayers else { return roomBroadcast(now: now) }
-        gamesPlayed += 1
-        for i in members.indices {
-            members[i].score = 0
-            members[i].guessed = false
-        }
-        votes.removeAll()
-        gameDrawings.removeAll()
-        nextGameAt = nil
+        beginGame()
         ratedTurn = nil
         game = nil
         resetCanvas()

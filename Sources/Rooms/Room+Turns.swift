@@ -4,6 +4,17 @@ import DrawProtocol
 extension Room {
     mutating func startGame(now: Timestamp) -> [RoomEffect] {
         if isTelephone { return startTelephone(now: now) }
+        beginGame()
+        let bag = WordBag.forGame(
+            language: settings.language, settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng
+        )
+        game = GameProgress(number: gamesPlayed, pendingDrawers: drawerQueue(), bag: bag)
+        return startNextTurn(now: now)
+    }
+
+    /// What every new game starts from, in either mode: its number, scores at zero, no
+    /// votes, no drawings yet, no countdown.
+    mutating func beginGame() {
         gamesPlayed += 1
         for i in members.indices {
             members[i].score = 0
@@ -12,11 +23,6 @@ extension Room {
         votes.removeAll()
         gameDrawings.removeAll()
         nextGameAt = nil
-        let bag = WordBag.forGame(
-            language: settings.language, settingsCustomWords: settings.customWords, customOnly: settings.customOnly, rng: &rng
-        )
-        game = GameProgress(number: gamesPlayed, pendingDrawers: drawerQueue(), bag: bag)
-        return startNextTurn(now: now)
     }
 
     /// Seated players in seat order: one round's drawers.
