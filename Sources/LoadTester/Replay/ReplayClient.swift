@@ -23,6 +23,11 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
     private(set) var isSeated = false
     /// This attempt's connection was upgraded; its slot in the loop's limiter was given back.
     private var wasConnected = false
+    /// Whether any connection of this client opened during the run, and whether its not
+    /// opening was counted: a client whose attempt is still on its way (or never started)
+    /// when the run stops did not connect either (`ReplayRoom.finish`).
+    private(set) var everConnected = false
+    private(set) var failureCounted = false
     private var counted = false
     /// Welcomed on the current connection: what it sends reaches the server.
     private var online = false
@@ -151,6 +156,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
 
     func connected(_ connection: ReplayConnection) {
         wasConnected = true
+        everConnected = true
         context.counters.connectionsOpened += 1
         context.openConnections += 1
         releaseSlot()
@@ -182,6 +188,7 @@ final class ReplayClient: ReplayPeer, @unchecked Sendable {
             context.counters.closeCodes[code.map(String.init) ?? "none", default: 0] += 1
         } else {
             context.counters.connectErrors += 1
+            failureCounted = true
             if let code { context.counters.closeCodes["http \(code)", default: 0] += 1 }
         }
     }

@@ -206,6 +206,9 @@ final class ReplayRoom: @unchecked Sendable {
     /// Closes the books on the open turns and closes every connection.
     func finish() {
         for client in clients {
+            // Never connected in the whole run (still waiting, or refused too late to be
+            // counted): a connection that could not be opened.
+            if !client.everConnected, !client.failureCounted { context.counters.connectErrors += 1 }
             client.finishTurn()
             client.connection.close()
         }
