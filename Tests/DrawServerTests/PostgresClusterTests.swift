@@ -136,6 +136,14 @@ extension PersistenceTests.PostgresServeTests {
         let remote = JSONValue.parse(try await HTTP.get(port: one.port, path: "/api/rooms", token: nil).body)?.arrayValue?.first?.objectValue
         #expect(remote?["language"]?.stringValue == "de" && remote?["rounds"]?.intValue == 4)
         #expect(remote?["round"]?.intValue == 0 && remote?["bots"]?.intValue == 0)
+        // A row stored before those were columns (migration 6) is still listed with them,
+        // from its JSON.
+        try await TestPostgres.execute(url, "UPDATE room SET language = NULL, round = NULL, rounds = NULL, bots = NULL")
+        try await Task.sleep(for: .seconds(1.2))
+        let older = JSONValue.parse(try await HTTP.get(port: one.port, path: "/api/rooms", token: nil).body)?.arrayValue?.first?.objectValue
+        #expect(older?["language"]?.stringValue == "de" && older?["rounds"]?.intValue == 4)
+        #expect(older?["round"]?.intValue == 0 && older?["bots"]?.intValue == 0)
+        #expect(try await TestPostgres.value(url, "SELECT count(*) FROM room WHERE language IS NULL", as: Int64.self) == 2)
         one.signal(SIGTERM)
         two.signal(SIGTERM)
         #expect(await one.waitForExit(seconds: 15) == 0)

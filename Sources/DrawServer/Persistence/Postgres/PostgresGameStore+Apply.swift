@@ -226,6 +226,7 @@ private struct Batch {
         // Each room's member ids, space-separated (ids are alphanumeric): UNNEST cannot take
         // an array of arrays of different lengths.
         var members: [String] = []
+        var (languages, rounds, roundSettings, bots) = ([String](), [Int](), [Int](), [Int]())
         for (code, snapshot) in snapshots.sorted(by: { $0.key < $1.key }) where !closed.contains(code) {
             guard let room = RoomCode(parsing: code), let epoch = epochs[room] else { continue }
             codes.append(code)
@@ -236,6 +237,10 @@ private struct Batch {
             seats.append(snapshot.settings.maxPlayers)
             connected.append(snapshot.members.count(where: { $0.connected == true && $0.bot == nil }))
             members.append(snapshot.members.filter { $0.bot == nil }.map(\.id).joined(separator: " "))
+            languages.append(snapshot.settings.language)
+            rounds.append(snapshot.game?.round ?? 0)
+            roundSettings.append(snapshot.settings.rounds)
+            bots.append(snapshot.members.count(where: { $0.bot != nil }))
             phases.append(snapshot.phase.phase.rawValue)
             generations.append(Int64(snapshot.canvasGeneration))
             states.append(String(decoding: try encoder.encode(snapshot), as: UTF8.self))
@@ -243,15 +248,17 @@ private struct Batch {
         }
         guard !codes.isEmpty else { return [] }
         let rows = try await connection.query("""
-            INSERT INTO room AS r (code, name, public, players, max_players, phase, canvas_generation, state, updated_at, node_id, epoch, connected, members)
+            INSERT INTO room AS r (code, name, public, players, max_players, phase, canvas_generation, state, updated_at, node_id, epoch, connected, members,
+                language, round, rounds, bots)
             SELECT u.code, u.name, u.public, u.players, u.max_players, u.phase, u.generation, u.state, \(now), \(node), u.epoch, u.connected,
-                string_to_array(u.members, ' ')
+                string_to_array(u.members, ' '), u.language, u.round, u.rounds, u.bots
             FROM UNNEST(\(codes)::text[], \(names)::text[], \(publics)::boolean[], \(seated)::integer[], \(seats)::integer[],
                         \(phases)::text[], \(generations)::bigint[], \(states)::text[], \(roomEpochs)::bigint[], \(connected)::integer[],
-                        \(members)::text[])
-                AS u(code, name, public, players, max_players, phase, generation, state, epoch, connected, members)
+                        \(members)::text[], \(languages)::text[], \(rounds)::integer[], \(roundSettings)::integer[], \(bots)::integer[])
+                AS u(code, name, public, players, max_players, phase, generation, state, epoch, connected, members, language, round, rounds, bots)
             ON CONFLICT (code) DO UPDATE SET name = excluded.name, public = excluded.public, players = excluded.players,
                 max_players = excluded.max_players, phase = excluded.phase, connected = excluded.connected, members = excluded.members,
+                language = excluded.language, round = excluded.round, rounds = excluded.rounds, bots = excluded.bots,
                 canvas_generation = excluded.canvas_generation, state = excluded.state, updated_at = excluded.updated_at,
                 node_id = excluded.node_id, epoch = excluded.epoch
             WHERE r.epoch <= excluded.epoch

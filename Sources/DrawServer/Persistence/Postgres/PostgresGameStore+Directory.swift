@@ -18,13 +18,16 @@ extension PostgresGameStore {
             }
             // Every live room of the other nodes: the public ones for the lobby, all of them
             // for the moderator's room list.
-            // Language, round, rounds and bots (issue 39) come from the stored snapshot.
+            // Language, round, rounds and bots (issue 39) are columns since migration 6; a row
+            // written before has them only in its JSON, parsed then (coalesce stops at the
+            // first value, so the others are never parsed).
             for (code, name, isPublic, players, maxPlayers, phase, node, connected, language, round, rounds, bots) in try await client.rows("""
                 SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id, r.connected,
-                    coalesce(s.j #>> '{settings,language}', 'en'), coalesce((s.j #>> '{game,round}')::int, 0),
-                    coalesce((s.j #>> '{settings,rounds}')::int, 3),
-                    (SELECT count(*) FROM jsonb_array_elements(s.j -> 'members') m WHERE m ? 'bot')::int
-                FROM room r JOIN room_leases l ON l.code = r.code CROSS JOIN LATERAL (SELECT r.state::jsonb AS j) s
+                    coalesce(r.language, r.state::jsonb #>> '{settings,language}', 'en'),
+                    coalesce(r.round, (r.state::jsonb #>> '{game,round}')::int, 0),
+                    coalesce(r.rounds, (r.state::jsonb #>> '{settings,rounds}')::int, 3),
+                    coalesce(r.bots, (SELECT count(*) FROM jsonb_array_elements(r.state::jsonb -> 'members') m WHERE m ? 'bot')::int)
+                FROM room r JOIN room_leases l ON l.code = r.code
                 WHERE l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
                 """, as: (String, String, Bool, Int, Int, String, String, Int?, String, Int, Int, Int).self, logger: logger) {
                 guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }

@@ -106,6 +106,9 @@ enum PostgresSchema {
             "ALTER TABLE room ADD COLUMN members TEXT[]",
             "CREATE INDEX room_by_member ON room USING GIN (members)",
         ]),
+        // What the other nodes' room lists show, as columns: the directory read every 0.5 s
+        // no longer parses every room's JSON (rows written before keep it as a fallback).
+        (6, ["ALTER TABLE room ADD COLUMN language TEXT, ADD COLUMN round INTEGER, ADD COLUMN rounds INTEGER, ADD COLUMN bots INTEGER"]),
     ]
 
     /// Brings the schema up to date on `connection`, holding the advisory lock meanwhile so
