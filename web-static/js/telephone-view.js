@@ -1,0 +1,214 @@
+// The telephone game's screens in the room's stage (docs/CLIENT.md, "Telephone mode"):
+// the step panel (write, describe, the draw step's bar, the waiting state, a watcher's
+// note) and the album the host reveals. Reads `state.phone` (telephone-model.js); the
+// only input it takes is the Done / Change / Next buttons, wired once by initTelephone().
+
+import { $, el, show, toast } from './dom.js';
+import { t } from './i18n.js';
+import { avatarNode } from './avatar.js';
+import { icon } from './icons.js';
+import { stepScreen, albumView, progressCount, cleanPhoneText, PHONE_TEXT_MAX } from './telephone-model.js';
+import { state, player, playerName, isHost, markPhoneSubmitted, reopenPhoneAnswer } from './store.js';
+import { send } from './context.js';
+
+let rerender = () => {};
+let shownReveal = ''; // the reveal last drawn ("chain:entry"): a new one scrolls into view
+
+/** Wire the buttons; `onChange` re-renders the room (a submit changes the stage). */
+export function initTelephone(onChange) {
+  rerender = onChange;
+  $('#phone-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = cleanPhoneText($('#phone-input').value);
+    if (text === null) {
+      toast(t('phone.tooLong', { n: PHONE_TEXT_MAX }), 'error');
+      return;
+    }
+    if (send({ t: 'phoneSubmit', text })) {
+      markPhoneSubmitted(text);
+      rerender();
+    }
+  });
+  $('#phone-input').addEventListener('input', renderCount);
+  $('#phone-draw-done').addEventListener('click', () => {
+    if (send({ t: 'phoneSubmit' })) {
+      markPhoneSubmitted('');
+      rerender();
+    }
+  });
+  $('#phone-edit').addEventListener('click', () => {
+    reopenPhoneAnswer();
+    rerender();
+    $('#phone-input').focus();
+  });
+  $('#album-next').addEventListener('click', () => send({ t: 'albumNext' }));
+}
+
+function renderCount() {
+  const n = [...$('#phone-input').value].length;
+  $('#phone-count').textContent = `${n}/${PHONE_TEXT_MAX}`;
+  $('#phone-count').classList.toggle('over', n > PHONE_TEXT_MAX);
+}
+
+/** The stage's telephone parts for the current phase (hidden outside telephone/album). */
+export function renderTelephone() {
+  const phase = state.phase;
+  show($('#phone-panel'), phase === 'telephone');
+  show($('#album-panel'), phase === 'album');
+  if (phase === 'telephone') renderStep();
+  if (phase === 'album') renderAlbum();
+  else shownReveal = '';
+}
+
+/** "Step 2 of 5" (the header's pill and the panel's). */
+export function stepLabel() {
+  const p = state.phone;
+  return p.step === null ? t('phone.title') : t('phone.stepOf', { step: p.step + 1, steps: p.steps || '?' });
+}
+
+function renderStep() {
+  const p = state.phone;
+  const screen = p.step === null ? 'watching' : stepScreen(p);
+  const panel = $('#phone-panel');
+  panel.dataset.screen = screen;
+  panel.dataset.kind = p.kind || '';
+  $('#phone-step').textContent = stepLabel();
+  $('#phone-title').textContent = titleText(p, screen);
+  const form = screen === 'answer';
+  show($('#phone-form'), form);
+  show($('#phone-draw-done'), screen === 'draw');
+  show($('#phone-waiting'), screen === 'waiting' || screen === 'drawDone' || screen === 'watching');
+  renderHanded(p, screen);
+  if (form) renderForm(p);
+  renderWaiting(p, screen);
+  renderProgress(p);
+}
+
+function titleText(p, screen) {
+  if (screen === 'watching') return t('phone.watching');
+  if (p.kind === 'write') return t('phone.write.title');
+  if (p.kind === 'describe') return t('phone.describe.title');
+  return screen === 'drawDone' ? t('phone.drawDone') : t('phone.draw.hint');
+}
+
+/** The drawing handed to describe (large), or the note that it was left empty. */
+function renderHanded(p, screen) {
+  const describing = p.kind === 'describe' && screen !== 'watching';
+  const img = $('#phone-drawing-img');
+  const has = describing && Boolean(p.drawing);
+  show($('#phone-drawing'), has);
+  if (has && img.getAttribute('src') !== p.drawing.png) img.src = p.drawing.png;
+  if (!has) img.removeAttribute('src');
+  show($('#phone-empty'), describing && !p.drawing);
+  $('#phone-empty').textContent = t('phone.describe.empty');
+}
+
+function renderForm(p) {
+  const input = $('#phone-input');
+  const key = p.kind === 'describe' ? 'phone.describe.placeholder' : 'phone.write.placeholder';
+  input.placeholder = t(key);
+  $('#phone-input-label').textContent = t(p.kind === 'describe' ? 'phone.describe.title' : 'phone.write.title');
+  // a form opened for a new step starts empty; "Change my answer" starts from the text sent
+  const formKey = `${p.step}:${p.editing}`;
+  if (input.dataset.step !== formKey) {
+    input.dataset.step = formKey;
+    input.value = p.editing ? p.myText : '';
+  }
+  $('#phone-done').textContent = p.editing ? t('phone.update') : t('phone.done');
+  renderCount();
+}
+
+function renderWaiting(p, screen) {
+  const { done, total } = progressCount(p);
+  const waiting = screen === 'waiting' || screen === 'drawDone';
+  $('#phone-waiting-text').textContent = waiting ? t('phone.waiting', { done, total }) : '';
+  show($('#phone-waiting-text'), waiting);
+  const mine = screen === 'waiting' && p.myText;
+  show($('#phone-mine'), Boolean(mine));
+  if (mine) $('#phone-mine').textContent = p.myText;
+  show($('#phone-edit'), screen === 'waiting');
+}
+
+/** Who has submitted: every player's avatar, a check mark on those done, and "3/5 done". */
+function renderProgress(p) {
+  const { done, total } = progressCount(p);
+  const seated = (state.room?.players || []).filter((q) => !q.spectator);
+  const doneSet = new Set(p.done);
+  // the game's players are those seated at its start; later joiners are spectators or
+  // came after: show the done ones first (they are known), then the seated others
+  const ids = [...p.done, ...seated.map((q) => q.id).filter((id) => !doneSet.has(id))].slice(0, Math.max(total, p.done.length));
+  $('#phone-avatars').replaceChildren(...ids.map((id) => {
+    const isDone = doneSet.has(id);
+    const name = playerName(id);
+    return el('li', { className: isDone ? 'is-done' : '', dataset: { id }, attrs: { title: isDone ? t('phone.doneBy', { name }) : name } },
+      avatarNode(player(id)?.avatar, name, { size: 34 }),
+      isDone ? el('span', { className: 'phone-check' }, icon('check', t('phone.doneMark'))) : null);
+  }));
+  $('#phone-progress-text').textContent = t('phone.progress', { done, total });
+  $('#phone-progress').style.setProperty('--done', String(total ? done / total : 0));
+}
+
+// ------------------------------------------------------------------ album
+
+function renderAlbum() {
+  const v = albumView(state.phone);
+  const panel = $('#album-panel');
+  if (!v) {
+    panel.dataset.state = 'loading';
+    $('#album-entries').replaceChildren();
+    return;
+  }
+  panel.dataset.state = v.newest < 0 ? 'title' : 'entries';
+  const ownerName = playerName(v.owner);
+  $('#album-count').textContent = t('album.chainOf', { n: v.chain + 1, count: v.count });
+  $('#album-owner').replaceChildren(
+    avatarNode(player(v.owner)?.avatar, ownerName, { size: v.newest < 0 ? 96 : 40 }),
+    el('span', { className: 'album-owner-name' }, el('bdi', { text: t('album.title', { name: ownerName }) })),
+  );
+  $('#album-entries').replaceChildren(...v.entries.map((e, i) => albumEntry(e, i === v.newest)));
+  const host = isHost();
+  show($('#album-next'), host);
+  $('#album-next').textContent = v.last ? t('album.finish') : t('album.next');
+  show($('#album-wait'), !host);
+  $('#album-wait').textContent = host ? '' : t('album.hostShows');
+  const key = `${v.chain}:${v.newest}`;
+  if (key !== shownReveal) {
+    shownReveal = key;
+    const newest = $('#album-entries .is-newest');
+    requestAnimationFrame(() => (newest || $('#album-owner')).scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
+  }
+}
+
+/** One entry: who, then what (a speech bubble for a text, the picture for a drawing). */
+function albumEntry(e, newest) {
+  const name = playerName(e.by);
+  const who = el('div', { className: 'album-by' },
+    avatarNode(player(e.by)?.avatar, name, { size: newest ? 32 : 24 }),
+    el('bdi', { className: 'album-by-name', text: name }),
+    el('span', { className: 'muted small', text: e.kind === 'drawing' ? t('album.drew') : t('album.wrote') }));
+  return el('li', { className: `album-entry album-${e.kind}${newest ? ' is-newest' : ''}` }, who,
+    e.kind === 'drawing' ? albumDrawing(e.drawing, name) : albumText(e.text));
+}
+
+function albumText(text) {
+  return text
+    ? el('p', { className: 'album-text', attrs: { dir: 'auto' }, text })
+    : el('p', { className: 'album-text album-empty muted', text: t('album.emptyText') });
+}
+
+/** The drawing's PNG; a click plays its time-lapse (the APNG) from the start, again to stop. */
+function albumDrawing(d, name) {
+  if (!d) return el('p', { className: 'album-text album-empty muted', text: t('album.emptyDrawing') });
+  const img = el('img', { className: 'album-img', src: d.png, alt: t('album.drawingBy', { name }), attrs: { loading: 'lazy', width: 800, height: 600 } });
+  if (!d.timelapse) return el('figure', { className: 'album-figure' }, img);
+  const btn = el('button', { type: 'button', className: 'btn btn-ghost btn-sm album-replay', attrs: { 'aria-pressed': 'false' } }, icon('play'), ` ${t('album.replay')}`);
+  const toggle = () => {
+    const playing = btn.getAttribute('aria-pressed') !== 'true';
+    // a fresh query restarts the APNG from its first frame
+    img.src = playing ? `${d.timelapse}?play=${Date.now()}` : d.png;
+    btn.setAttribute('aria-pressed', String(playing));
+  };
+  btn.addEventListener('click', toggle);
+  img.addEventListener('click', toggle);
+  return el('figure', { className: 'album-figure' }, img, btn);
+}
