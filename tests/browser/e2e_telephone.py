@@ -135,6 +135,8 @@ def write_step(players):
     for i, label in enumerate(order):
         p = players[label]
         p.type_into("#phone-input", SENTENCES[label], enter=True)
+        if label == order[-1]:
+            break  # the last one ends the step: the draw step follows at once
         p.wait(lambda: phone_state(p)["screen"] == "waiting", f"[{label}] the waiting state")
         CHECK.ok(p.text("#phone-mine") == SENTENCES[label], f"[{label}] the waiting state does not show the sentence sent")
         if i == 1:

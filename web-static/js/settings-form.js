@@ -191,6 +191,7 @@ export function fillSettings(container, settings = {}) {
       input.value = String(value);
     } else input.value = String(value);
   }
+  showModeFields(container);
 }
 
 export function setSettingsDisabled(container, disabled) {

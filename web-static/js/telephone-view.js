@@ -79,6 +79,7 @@ function renderStep() {
   show($('#phone-draw-done'), screen === 'draw');
   show($('#phone-waiting'), screen === 'waiting' || screen === 'drawDone' || screen === 'watching');
   renderHanded(p, screen);
+  syncInput(p);
   if (form) renderForm(p);
   renderWaiting(p, screen);
   renderProgress(p);
@@ -108,14 +109,20 @@ function renderForm(p) {
   const key = p.kind === 'describe' ? 'phone.describe.placeholder' : 'phone.write.placeholder';
   input.placeholder = t(key);
   $('#phone-input-label').textContent = t(p.kind === 'describe' ? 'phone.describe.title' : 'phone.write.title');
-  // a form opened for a new step starts empty; "Change my answer" starts from the text sent
-  const formKey = `${p.step}:${p.editing}`;
-  if (input.dataset.step !== formKey) {
-    input.dataset.step = formKey;
-    input.value = p.editing ? p.myText : '';
-  }
   $('#phone-done').textContent = p.editing ? t('phone.update') : t('phone.done');
   renderCount();
+}
+
+/**
+ * A new step's form starts empty, "Change my answer" starts from the text sent; a text
+ * is not left in the (hidden) field once sent, so the page keeps nothing it need not.
+ */
+function syncInput(p) {
+  const input = $('#phone-input');
+  const formKey = `${p.step}:${p.submitted}:${p.editing}`;
+  if (input.dataset.step === formKey) return;
+  input.dataset.step = formKey;
+  input.value = p.editing ? p.myText : '';
 }
 
 function renderWaiting(p, screen) {
@@ -125,7 +132,7 @@ function renderWaiting(p, screen) {
   show($('#phone-waiting-text'), waiting);
   const mine = screen === 'waiting' && p.myText;
   show($('#phone-mine'), Boolean(mine));
-  if (mine) $('#phone-mine').textContent = p.myText;
+  $('#phone-mine').textContent = mine ? p.myText : '';
   show($('#phone-edit'), screen === 'waiting');
 }
 
