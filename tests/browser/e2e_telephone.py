@@ -284,8 +284,8 @@ def album(players, ids, first_prompts):
             CHECK.ok(host.text("#album-next") == "Finish", f"the last Next says {host.text('#album-next')!r}")
     CHECK.ok(empties == 1, f"{empties} empty drawings in the album, expected omar's one")
     # the time-lapse plays on a click (the APNG), and stops again
-    host.click("#album-entries .album-entry.album-drawing .album-replay")
-    CHECK.ok(".apng" in host.js("return document.querySelector('#album-entries .album-drawing img').src"), "the time-lapse does not play")
+    host.click("#album-entries .album-entry.album-kind-drawing .album-replay")
+    CHECK.ok(".apng" in host.js("return document.querySelector('#album-entries .album-kind-drawing img').src"), "the time-lapse does not play")
     host.click("#album-next")
     for label, p in players.items():
         p.wait(lambda: p.js("return window.drawserverClient.state.phase") == "lobby" and p.visible("#lobby-panel"), f"[{label}] back in the lobby")

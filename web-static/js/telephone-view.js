@@ -11,6 +11,9 @@ import { stepScreen, albumView, progressCount, cleanPhoneText, PHONE_TEXT_MAX } 
 import { state, player, playerName, isHost, markPhoneSubmitted, reopenPhoneAnswer } from './store.js';
 import { send } from './context.js';
 
+// the step's kind at a glance, as party games do (SVG: no emoji font needed)
+const KIND_ICONS = Object.freeze({ write: 'pen', draw: 'fill', describe: 'eye' });
+
 let rerender = () => {};
 let shownReveal = ''; // the reveal last drawn ("chain:entry"): a new one scrolls into view
 
@@ -73,7 +76,8 @@ function renderStep() {
   panel.dataset.screen = screen;
   panel.dataset.kind = p.kind || '';
   $('#phone-step').textContent = stepLabel();
-  $('#phone-title').textContent = titleText(p, screen);
+  const kindIcon = screen === 'watching' ? 'eye' : KIND_ICONS[p.kind];
+  $('#phone-title').replaceChildren(kindIcon ? icon(kindIcon) : '', titleText(p, screen));
   const form = screen === 'answer';
   show($('#phone-form'), form);
   show($('#phone-draw-done'), screen === 'draw');
@@ -193,7 +197,7 @@ function albumEntry(e, newest) {
     avatarNode(player(e.by)?.avatar, name, { size: newest ? 32 : 24 }),
     el('bdi', { className: 'album-by-name', text: name }),
     el('span', { className: 'muted small', text: e.kind === 'drawing' ? t('album.drew') : t('album.wrote') }));
-  return el('li', { className: `album-entry album-${e.kind}${newest ? ' is-newest' : ''}` }, who,
+  return el('li', { className: `album-entry album-kind-${e.kind}${newest ? ' is-newest' : ''}` }, who,
     e.kind === 'drawing' ? albumDrawing(e.drawing, name) : albumText(e.text));
 }
 
