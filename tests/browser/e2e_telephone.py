@@ -258,6 +258,7 @@ def album(players, ids, first_prompts):
         CHECK.ok(e[0]["text"] == (CHANGED if owner == "rosa" else SENTENCES[owner]), f"chain of {owner} starts with {e[0]['text']!r}")
         CHECK.ok(first_prompts[by_id[e[1]["by"]]] == e[0]["text"], f"{by_id[e[1]['by']]} drew another prompt than its chain's")
         CHECK.ok(e[2]["text"] == DESCRIPTIONS[by_id[e[2]["by"]]], "a description is not its author's")
+    host.screenshot("telephone-album-title-1280")
     total = sum(len(c["entries"]) + 1 for c in chains)
     empties = 0
     shot = {(0, 1): "telephone-album-1280", (1, 2): "telephone-album-text-1280"}
