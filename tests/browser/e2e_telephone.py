@@ -278,6 +278,12 @@ def album(players, ids, first_prompts):
             if entry["kind"] == "drawing" and entry.get("drawing"):
                 host.wait(lambda: host.js("const i = document.querySelector('#album-entries .is-newest img'); return !!i && i.complete && i.naturalWidth > 0"),
                           f"album drawing {ci}:{ei} loaded")
+        if (ci, ei) == (1, 2):
+            # a reload during the album: `album` then `albumReveal` put the page where the others are
+            pablo = players["pablo"]
+            pablo.d.refresh()
+            pablo.wait(lambda: (reveal_state(pablo) or [None])[:3] == [1, 2, 3], "[pablo] the album back at 1:2 after a reload", timeout=20)
+            CHECK.ok(not pablo.visible("#album-next") and pablo.visible("#album-wait"), "[pablo] Next after a reload")
         if (ci, ei) in shot:
             host.screenshot(shot[(ci, ei)])
             players["pablo"].screenshot(shot[(ci, ei)].replace("1280", "390"))
@@ -291,7 +297,8 @@ def album(players, ids, first_prompts):
     for label, p in players.items():
         p.wait(lambda: p.js("return window.drawserverClient.state.phase") == "lobby" and p.visible("#lobby-panel"), f"[{label}] back in the lobby")
         CHECK.ok(not p.visible("#album-panel") and not p.visible("#phone-panel"), f"[{label}] telephone panels left in the lobby")
-    log(f"album: {total - 1} reveals by the host followed on all four pages (author names, drawings loaded, empty drawing said), "
+    log(f"album: {total - 1} reveals by the host followed on all four pages (author names, drawings loaded, empty drawing said, "
+        "a reload mid-album comes back at the same entry), "
         "Finish returned everyone to the lobby")
 
 

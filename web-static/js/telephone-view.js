@@ -99,11 +99,14 @@ function titleText(p, screen) {
 /** The drawing handed to describe (large), or the note that it was left empty. */
 function renderHanded(p, screen) {
   const describing = p.kind === 'describe' && screen !== 'watching';
-  const img = $('#phone-drawing-img');
   const has = describing && Boolean(p.drawing);
-  show($('#phone-drawing'), has);
-  if (has && img.getAttribute('src') !== p.drawing.png) img.src = p.drawing.png;
-  if (!has) img.removeAttribute('src');
+  const fig = $('#phone-drawing');
+  show(fig, has);
+  // the <img> exists only while there is a drawing to describe: no element, no request
+  if (!has) fig.replaceChildren();
+  else if (fig.firstElementChild?.getAttribute('src') !== p.drawing.png) {
+    fig.replaceChildren(el('img', { id: 'phone-drawing-img', src: p.drawing.png, alt: t('phone.drawingLabel'), attrs: { width: 800, height: 600 } }));
+  }
   show($('#phone-empty'), describing && !p.drawing);
   $('#phone-empty').textContent = t('phone.describe.empty');
 }
