@@ -338,7 +338,7 @@ export default {
   'phone.title': 'Telephone',
   'phone.stepOf': 'Step {step} of {steps}',
   'phone.write.title': 'Write a sentence for someone to draw',
-  'phone.write.placeholder': 'e.g. A cat riding a bicycle on the moon',
+  'phone.write.placeholder': 'e.g. A cat on a bike on the moon',
   'phone.draw.hint': 'Draw it — press “I’m done” when it is ready',
   'phone.draw.emptyPrompt': '(nothing was written — draw anything you like)',
   'phone.describe.title': 'What is this? Describe the drawing',
