@@ -121,9 +121,33 @@ def switch_mode(players):
     log("host switched to Telephone: classic-only fields and the bots hidden, the write time shown, read-only for guests")
 
 
-def write_step(players):
+def join_watcher(base, pages, code):
+    """Vera comes by the invite link after the start: she watches (no step of hers)."""
+    v = fresh_page("vera", base, (1280, 800))
+    pages.append(v)
+    v.d.get(f"{base}/?room={code}")
+    v.wait(lambda: v.visible("#name-input"), "the nickname screen of the invite link")
+    v.type_into("#name-input", "Vera", enter=True)
+    v.wait(lambda: v.visible("#screen-room"), "vera in the room")
+    return v
+
+
+def watcher_ok(v, what):
+    """A watcher sees the telephone panel's note and the progress, no board, no form, no text."""
+    v.wait(lambda: v.js("return document.getElementById('phone-panel').dataset.screen") == "watching" and v.visible("#phone-panel"),
+           f"[vera] the watcher's screen ({what})")
+    CHECK.ok(not v.visible("#board-wrap") and not v.visible("#phone-form") and not v.visible("#toolbar"), f"[vera] board or form shown ({what})")
+    CHECK.ok(texts_in_page(v) == [], f"[vera] holds a text before the album ({what}): {texts_in_page(v)}")
+    CHECK.ok(not v.visible("#timer"), f"[vera] a watcher shows a step clock it is not told ({what})")
+    CHECK.ok(v.text("#phone-progress-text").endswith("/4 done"), f"[vera] counts herself among the game's players: {v.text('#phone-progress-text')!r}")
+
+
+def write_step(players, base, pages):
     host = players["hana"]
+    code = host.js("return window.drawserverClient.state.room.code")
     host.click("#start-game")
+    players_v = join_watcher(base, pages, code)
+    watcher_ok(players_v, "write step")
     for p in players.values():
         wait_step(p, 0, "write", "answer")
         CHECK.ok(p.text("#room-round") == "Step 1 of 4" and p.text("#phone-step") == "Step 1 of 4", f"[{p.label}] step label {p.text('#room-round')!r}")
@@ -162,6 +186,7 @@ def write_step(players):
             own = CHANGED if q_label == "rosa" else SENTENCES[q_label]
             CHECK.ok(all(t == own for t in held), f"[{q_label}] holds another player's text during the write step: {held}")
     log("write step: four sentences sent (one changed after Done), progress 2/4 shown, no page holds another's text")
+    return players_v
 
 
 def draw_step(players, step):
@@ -241,8 +266,10 @@ def reveal_state(p):
                 "document.querySelectorAll('#album-entries .album-entry').length, document.getElementById('album-panel').dataset.state] : null;")
 
 
-def album(players, ids, first_prompts):
+def album(players, ids, first_prompts, watcher):
     host = players["hana"]
+    watcher.wait(lambda: reveal_state(watcher) == [0, -1, 0, "title"], "[vera] the album's first title card", timeout=20)
+    CHECK.ok(not watcher.visible("#album-next") and watcher.visible("#album-wait"), "[vera] a watcher has Next in the album")
     for label, p in players.items():
         p.wait(lambda: reveal_state(p) == [0, -1, 0, "title"], f"[{label}] the album's first title card", timeout=20)
         CHECK.ok(p.visible("#album-next") == (label == "hana"), f"[{label}] Next button shown to the wrong player")
@@ -310,14 +337,19 @@ def game(base, pages):
     players = setup(base, pages)
     ids = {label: p.js("return window.drawserverClient.state.meId") for label, p in players.items()}
     switch_mode(players)
-    write_step(players)
+    vera = write_step(players, base, pages)
     first_prompts = draw_step(players, 1)
+    watcher_ok(vera, "draw step")
+    vera.screenshot("telephone-watching-1280")
+    CHECK.ok(vera.text("#phone-progress-text").endswith("done"), "[vera] no progress line")
     draw_and_reload(players, first_prompts)
     finish_draw(players, 1)
     describe_step(players)
+    watcher_ok(vera, "describe step")
     draw_step(players, 3)
     finish_draw(players, 3, empty=("omar",))
-    album(players, ids, first_prompts)
+    album(players, ids, first_prompts, vera)
+    log("a later joiner watched: the telephone note and the progress, never a board, a form or a text before the album")
     for p in players.values():
         errors = [e for e in p.console_errors() if "favicon" not in e.get("message", "")]
         CHECK.ok(not errors, f"[{p.label}] console errors: {errors}")

@@ -198,7 +198,8 @@ export function fitBoard() {
 export function tick() {
   if (state.room && state.phase === 'lobby') renderNextGame();
   const timer = $('#timer');
-  const timed = state.phase === 'drawing' || state.phase === 'choosing' || state.phase === 'telephone';
+  // a telephone watcher is told no step's clock (only its own join's): no timer for it
+  const timed = state.phase === 'drawing' || state.phase === 'choosing' || (state.phase === 'telephone' && state.phone.step !== null);
   const running = countdown.running && state.room && timed;
   show(timer, Boolean(running));
   if (!running) {

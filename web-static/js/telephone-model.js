@@ -18,6 +18,7 @@ export function initialPhone() {
     editing: false, // a submitted text reopened to change it (a resubmit replaces it)
     myText: '', // what this page last submitted in the step (to reopen it)
     done: [], // ids who submitted this step, in seat order (phoneProgress)
+    progressStep: null, // the step `done` is of (a watcher learns the steps only from it)
     album: null, // [{owner, entries: [{kind, by, text?, drawing?}]}] once the album comes
     reveal: { chain: 0, entry: -1 }, // how far the host has shown the album
   };
@@ -51,6 +52,7 @@ export function applyStep(phone, msg) {
     editing: false,
     myText: same ? phone.myText : '',
     done: same ? phone.done : [],
+    progressStep: step,
     album: null,
     reveal: { chain: 0, entry: -1 },
   };
@@ -61,11 +63,14 @@ export function isNewStep(phone, msg) {
   return phone.step !== (Number.isInteger(msg?.step) ? msg.step : 0);
 }
 
-/** `phoneProgress`: who has submitted (only for the step shown; a late one is ignored). */
+/**
+ * `phoneProgress`: who has submitted (only for the step shown; a late one is ignored).
+ * A watcher (a spectator, a later joiner: no step of its own) follows every step's.
+ */
 export function applyProgress(phone, msg) {
-  if (!Number.isInteger(msg?.step) || msg.step !== phone.step) return phone;
+  if (!Number.isInteger(msg?.step) || (phone.step !== null && msg.step !== phone.step)) return phone;
   const done = Array.isArray(msg.done) ? msg.done.map(String) : [];
-  return { ...phone, done };
+  return { ...phone, done, progressStep: msg.step };
 }
 
 /**
@@ -108,7 +113,7 @@ export function applyAlbum(phone, msg) {
   const chains = (Array.isArray(msg?.chains) ? msg.chains : [])
     .filter((c) => c && typeof c === 'object')
     .map((c) => ({ owner: str(c.owner), entries: (Array.isArray(c.entries) ? c.entries : []).map(entry).filter(Boolean) }));
-  return { ...phone, step: null, kind: null, prompt: null, drawing: null, submitted: false, editing: false, done: [], album: chains, reveal: { chain: 0, entry: -1 } };
+  return { ...phone, step: null, kind: null, prompt: null, drawing: null, submitted: false, editing: false, done: [], progressStep: null, album: chains, reveal: { chain: 0, entry: -1 } };
 }
 
 /** `albumReveal`: chain C shown up to entry E (−1: its title card). */
@@ -139,7 +144,10 @@ export function albumView(phone) {
   };
 }
 
-/** The progress line's numbers: {done, total} (total = the game's players = its steps). */
-export function progressCount(phone) {
-  return { done: phone.done.length, total: Math.max(phone.steps, phone.done.length) };
+/**
+ * The progress line's numbers: {done, total} (total = the game's players = its steps; a
+ * watcher, who is not told the steps, counts the seated players, `seated`).
+ */
+export function progressCount(phone, seated = 0) {
+  return { done: phone.done.length, total: Math.max(phone.steps || seated, phone.done.length) };
 }

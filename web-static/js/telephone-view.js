@@ -63,10 +63,24 @@ export function renderTelephone() {
   else shownReveal = '';
 }
 
-/** "Step 2 of 5" (the header's pill and the panel's). */
+/**
+ * "Step 2 of 5" (the header's pill and the panel's). A watcher is told no steps: it
+ * shows the step the last progress was of, or just "Telephone" before any.
+ */
 export function stepLabel() {
   const p = state.phone;
-  return p.step === null ? t('phone.title') : t('phone.stepOf', { step: p.step + 1, steps: p.steps || '?' });
+  const step = p.step ?? p.progressStep;
+  if (step === null) return t('phone.title');
+  return t('phone.stepOf', { step: step + 1, steps: progressCount(p, seatedCount()).total || '?' });
+}
+
+/**
+ * The players seated now: a watcher's count of the game's players (the room message does
+ * not say who plays; a watcher knows at least that it does not).
+ */
+function seatedCount() {
+  const seated = (state.room?.players || []).filter((q) => !q.spectator);
+  return state.phone.step === null ? seated.filter((q) => q.id !== state.meId).length : seated.length;
 }
 
 function renderStep() {
@@ -133,7 +147,7 @@ function syncInput(p) {
 }
 
 function renderWaiting(p, screen) {
-  const { done, total } = progressCount(p);
+  const { done, total } = progressCount(p, seatedCount());
   const waiting = screen === 'waiting' || screen === 'drawDone';
   $('#phone-waiting-text').textContent = waiting ? t('phone.waiting', { done, total }) : '';
   show($('#phone-waiting-text'), waiting);
@@ -145,8 +159,9 @@ function renderWaiting(p, screen) {
 
 /** Who has submitted: every player's avatar, a check mark on those done, and "3/5 done". */
 function renderProgress(p) {
-  const { done, total } = progressCount(p);
-  const seated = (state.room?.players || []).filter((q) => !q.spectator);
+  const { done, total } = progressCount(p, seatedCount());
+  const watching = p.step === null;
+  const seated = (state.room?.players || []).filter((q) => !q.spectator && !(watching && q.id === state.meId));
   const doneSet = new Set(p.done);
   // the game's players are those seated at its start; later joiners are spectators or
   // came after: show the done ones first (they are known), then the seated others

@@ -76,6 +76,12 @@ test('progress: only for the step shown; counts against the game\'s players', ()
   p = m.applyProgress(p, { step: 1, done: ['a', 'b', 'c'] });
   assert.deepEqual(m.progressCount(p), { done: 3, total: 5 });
   assert.deepEqual(m.applyProgress(p, { step: 1, done: 'x' }).done, []);
+  // a watcher has no step: it follows whichever step the progress is of, counting the seated
+  const w = m.applyProgress(m.initialPhone(), { step: 2, done: ['a'] });
+  assert.deepEqual(w.done, ['a']);
+  assert.deepEqual(m.progressCount(w, 4), { done: 1, total: 4 });
+  assert.equal(w.progressStep, 2, 'the step the progress is of');
+  assert.equal(m.stepScreen(w), 'none');
 });
 
 test('texts are cleaned as the server keeps them: 1..100 characters', () => {
