@@ -12,7 +12,7 @@ import { showScreen, currentScreen } from './screens.js';
 import { phaseLabel } from './lobby.js';
 import { renderPlayers } from './players-view.js';
 import { renderStreamer, shownCode } from './streamer.js';
-import { renderTelephone, stepLabel } from './telephone-view.js';
+import { renderTelephone, stepLabel, phoneTick } from './telephone-view.js';
 
 const URGENT_S = 10; // the timer turns red and ticks for the last seconds of a turn
 
@@ -208,10 +208,12 @@ export function tick() {
   }
   const s = countdown.seconds();
   $('#timer-value').textContent = formatSeconds(s);
-  const drawingNow = state.phase === 'drawing' || (state.phase === 'telephone' && state.phone.step !== null);
-  timer.classList.toggle('urgent', drawingNow && s <= URGENT_S);
+  // a turn or a telephone step of one's own: red and ticking at its end (not a word choice)
+  const urgentKind = state.phase === 'drawing' || state.phase === 'telephone';
+  timer.classList.toggle('urgent', urgentKind && s <= URGENT_S);
   $('#choose-auto').textContent = t('room.autoPick', { s });
   // a tick for each of the last seconds of a drawing turn
-  if (drawingNow && s >= 1 && s <= URGENT_S && state.lastTick !== s) sounds.play('tick');
+  if (urgentKind && s >= 1 && s <= URGENT_S && state.lastTick !== s) sounds.play('tick');
   setLastTick(s);
+  if (state.phase === 'telephone') phoneTick(countdown.remainingMs());
 }

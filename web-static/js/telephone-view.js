@@ -13,6 +13,10 @@ import { send } from './context.js';
 
 // the step's kind at a glance, as party games do (SVG: no emoji font needed)
 const KIND_ICONS = Object.freeze({ write: 'pen', draw: 'fill', describe: 'eye' });
+// A text typed but not handed in is sent this long before the step's end (as Gartic
+// Phone does): the server would count it as empty. Early enough to arrive within the
+// step; a later send could land in the next step and answer that one.
+const DRAFT_SEND_MS = 1500;
 
 let rerender = () => {};
 let shownReveal = ''; // the reveal last drawn ("chain:entry"): a new one scrolls into view
@@ -45,6 +49,19 @@ export function initTelephone(onChange) {
     $('#phone-input').focus();
   });
   $('#album-next').addEventListener('click', () => send({ t: 'albumNext' }));
+}
+
+/** Every timer tick of a step: hand in a typed, unsent text just before the time is up. */
+export function phoneTick(remainingMs) {
+  const p = state.phone;
+  if (p.step === null || p.kind === 'draw' || (p.submitted && !p.editing) || remainingMs > DRAFT_SEND_MS || remainingMs <= 0) return;
+  const text = cleanPhoneText($('#phone-input').value);
+  // an edit that went back to the text sent needs no send either
+  if (text === null || (p.editing && text === p.myText)) return;
+  if (send({ t: 'phoneSubmit', text })) {
+    markPhoneSubmitted(text);
+    rerender();
+  }
 }
 
 function renderCount() {
