@@ -27,6 +27,7 @@ import { onMessage } from './handlers.js';
 import { onStatus, renderStatus } from './status.js';
 import { initConfirmDialog } from './confirm-dialog.js';
 import { initStreamer, codeRef } from './streamer.js';
+import { initTelephone } from './telephone-view.js';
 
 const TICK_MS = 250;
 
@@ -118,6 +119,7 @@ function boot() {
   initStreamer();
   initChat();
   initToolbar();
+  initTelephone(renderRoom);
   initGameEndGallery();
   setInterval(tick, TICK_MS);
   loadWordLanguages();

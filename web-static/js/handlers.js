@@ -224,6 +224,30 @@ function onGameEnd(msg) {
   $('#gameend-close').focus();
 }
 
+/** `phoneStep`: a telephone step starts, or comes back to a returning player (PROTOCOL 12.5). */
+function onPhoneStep(msg) {
+  if (!state.room) return;
+  const fresh = store.setPhoneStep(msg);
+  countdown.set(msg.remainingMs);
+  // a new step's board is blank; a returning player's drawing so far follows (`canvas`
+  // and its frames), drawn on the board that this reset cleared
+  if (fresh) {
+    ui.board.reset();
+    sounds.play('yourTurn');
+  }
+  renderRoom();
+  if (fresh && state.phone.kind !== 'draw' && !state.phone.submitted) $('#phone-input')?.focus({ preventScroll: true });
+}
+
+function onAlbum(msg) {
+  if (!state.room) return;
+  countdown.stop();
+  ui.board.setEnabled(false);
+  store.setAlbum(msg);
+  sounds.play('gameEnd');
+  renderRoom();
+}
+
 function onVotekick(msg) {
   const target = msg.target ?? msg.playerId;
   if (target) store.setVotekick(target, msg.votes, msg.needed);
@@ -272,6 +296,10 @@ export const HANDLERS = Object.freeze({
   kicked: () => enterLobby(t('notice.removed')),
   closed: () => enterLobby(t('notice.closed')),
   canvas: (msg) => ui.board.reset(msg.w, msg.h),
+  phoneStep: onPhoneStep,
+  phoneProgress: (msg) => { store.setPhoneProgress(msg); renderRoom(); },
+  album: onAlbum,
+  albumReveal: (msg) => { store.setAlbumReveal(msg); sounds.play('wordChosen'); renderRoom(); },
   error: onError,
 });
 

@@ -40,7 +40,7 @@ export function initNameScreen() {
 }
 
 export function phaseLabel(phase) {
-  const key = { lobby: 'waiting', choosing: 'playing', drawing: 'playing', turnEnd: 'playing', gameEnd: 'finished' }[phase];
+  const key = { lobby: 'waiting', choosing: 'playing', drawing: 'playing', turnEnd: 'playing', gameEnd: 'finished', telephone: 'playing', album: 'playing' }[phase];
   return key ? t(`phase.${key}`) : phase || '';
 }
 

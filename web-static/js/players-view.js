@@ -24,6 +24,8 @@ function playerMarks(p, drawing, guessed) {
   if (state.room?.host === p.id) marks.append(el('span', { className: 'mark mark-host', title: t('player.host') }, icon('crown', t('player.host'))));
   if (drawing) marks.append(el('span', { className: 'mark mark-drawing', title: t('player.drawing') }, icon('pencil', t('player.drawing'))));
   if (guessed) marks.append(el('span', { className: 'mark mark-guessed', title: t('player.guessed') }, icon('check', t('player.guessed'))));
+  // telephone: who has handed in this step (phoneProgress), never what
+  if (state.phase === 'telephone' && state.phone.done.includes(p.id)) marks.append(el('span', { className: 'mark mark-guessed mark-phone-done', title: t('phone.doneMark') }, icon('check', t('phone.doneMark'))));
   if (p.bot) marks.append(botBadge());
   if (state.phase === 'lobby' && p.ready) marks.append(el('span', { className: 'mark mark-ready', text: t('player.ready') }));
   if (p.connected === false) marks.append(el('span', { className: 'mark mark-offline', text: t('player.offline') }));

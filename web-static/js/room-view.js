@@ -6,12 +6,13 @@ import { t, tParts } from './i18n.js';
 import { maskLengths, formatSeconds } from './util.js';
 import { fillSettings, setSettingsDisabled } from './settings-form.js';
 import { fitRoom } from './layout.js';
-import { state, me, playerName, isHost, isDrawer, inGame, setLastTick, setMyRating } from './store.js';
+import { state, me, playerName, isHost, isDrawer, inGame, isTelephone, isPhoneDrawing, setLastTick, setMyRating } from './store.js';
 import { conn, countdown, nextGame, sounds, ui, send } from './context.js';
 import { showScreen, currentScreen } from './screens.js';
 import { phaseLabel } from './lobby.js';
 import { renderPlayers } from './players-view.js';
 import { renderStreamer, shownCode } from './streamer.js';
+import { renderTelephone, stepLabel, phoneTick } from './telephone-view.js';
 
 const URGENT_S = 10; // the timer turns red and ticks for the last seconds of a turn
 
@@ -24,9 +25,7 @@ export function renderRoom() {
   $('#room-title').replaceChildren(el('bdi', { text: room.name || shownCode(room.code) || t('room.room') }));
   renderStreamer(); // the code, the invite button, the badge, ids
   $('#room-visibility').textContent = room.public === false ? t('room.private') : t('room.public');
-  $('#room-round').textContent = inGame() && state.round
-    ? t('room.roundOf', { round: state.round, rounds: state.rounds || room.rounds || room.settings?.rounds || '?' })
-    : phaseLabel(state.phase);
+  $('#room-round').textContent = roundText(room);
   renderWord();
   renderPlayers();
   renderLobbyPanel();
@@ -40,6 +39,15 @@ export function renderRoom() {
   chatInput.placeholder = state.phase === 'drawing' && !isDrawer() && !m?.guessed && !spect ? t('chat.guessPlaceholder') : t('chat.placeholder');
   tick(); // the timer at once, not up to 250 ms later
   fitBoard();
+}
+
+/** The header's pill: the round, the telephone step, the album, or the phase. */
+function roundText(room) {
+  if (state.phase === 'telephone') return stepLabel();
+  if (state.phase === 'album') return t('album.pill');
+  return inGame() && state.round
+    ? t('room.roundOf', { round: state.round, rounds: state.rounds || room.rounds || room.settings?.rounds || '?' })
+    : phaseLabel(state.phase);
 }
 
 /** The word box: the drawer's word, the word a guesser found, the mask, or who is choosing. */
@@ -69,6 +77,11 @@ export function renderWord() {
     }
   } else if (state.phase === 'choosing') {
     label = isDrawer() ? ['room.pickWord'] : ['room.isChoosing', { name: playerName(state.drawer) }];
+  } else if (isPhoneDrawing()) {
+    // the telephone prompt where a drawer's word is (an empty text: draw what you like)
+    label = ['room.drawThis'];
+    wordText = state.phone.prompt || t('phone.draw.emptyPrompt');
+    known = Boolean(state.phone.prompt);
   }
   $('#word-label').replaceChildren(...(label ? isolated(...label) : []));
   word.textContent = wordText;
@@ -111,8 +124,9 @@ export function renderLobbyPanel() {
   const m = me();
   const players = (state.room.players || []).filter((p) => !p.spectator);
   const ready = players.filter((p) => p.ready).length;
-  $('#lobby-status').textContent = players.length < 2
-    ? t('room.inviteMore')
+  const phone = isTelephone();
+  $('#lobby-status').textContent = players.length < (phone ? 3 : 2)
+    ? t(phone ? 'phone.needThree' : 'room.inviteMore')
     : t(isHost() ? 'room.readyCountHost' : 'room.readyCount', { ready, total: players.length });
   const rt = $('#ready-toggle');
   rt.setAttribute('aria-pressed', String(Boolean(m?.ready)));
@@ -120,7 +134,7 @@ export function renderLobbyPanel() {
   else rt.textContent = m?.ready ? t('room.readyOn') : t('room.ready');
   rt.classList.toggle('btn-success', Boolean(m?.ready));
   show($('#start-game'), isHost());
-  show($('#bot-controls'), isHost());
+  show($('#bot-controls'), isHost() && !phone); // bots do not play telephone (PROTOCOL 12.5)
   // No seat a bot may take: the room is full, or bots hold all seats but one (the server
   // keeps that one for a person).
   const seated = state.room.players || [];
@@ -136,9 +150,14 @@ export function renderLobbyPanel() {
 
 export function renderStage() {
   const inLobby = state.phase === 'lobby' && !state.gameEndOpen; // the podium stays until dismissed
-  show($('#board-wrap'), !inLobby);
-  const drawer = isDrawer() && state.phase === 'drawing';
+  // telephone: the board only in a draw step (the write and describe steps, the album
+  // and a watcher's screen are panels of their own)
+  const phoneScreen = state.phase === 'telephone' || state.phase === 'album';
+  show($('#board-wrap'), !inLobby && (!phoneScreen || isPhoneDrawing()));
+  const drawer = (isDrawer() && state.phase === 'drawing') || isPhoneDrawing();
   show($('#toolbar'), drawer);
+  show($('#tool-skip'), !isPhoneDrawing()); // a telephone step is not skipped
+  renderTelephone();
   ui.board.setEnabled(drawer && conn.isOpen && !me()?.spectator);
   show($('#overlay-choose'), state.phase === 'choosing' && isDrawer() && Array.isArray(state.chooseWords));
   show($('#overlay-choosing'), state.phase === 'choosing' && !isDrawer());
@@ -179,7 +198,9 @@ export function fitBoard() {
 export function tick() {
   if (state.room && state.phase === 'lobby') renderNextGame();
   const timer = $('#timer');
-  const running = countdown.running && state.room && (state.phase === 'drawing' || state.phase === 'choosing');
+  // a telephone watcher is told no step's clock (only its own join's): no timer for it
+  const timed = state.phase === 'drawing' || state.phase === 'choosing' || (state.phase === 'telephone' && state.phone.step !== null);
+  const running = countdown.running && state.room && timed;
   show(timer, Boolean(running));
   if (!running) {
     setLastTick(null);
@@ -187,9 +208,12 @@ export function tick() {
   }
   const s = countdown.seconds();
   $('#timer-value').textContent = formatSeconds(s);
-  timer.classList.toggle('urgent', state.phase === 'drawing' && s <= URGENT_S);
+  // a turn or a telephone step of one's own: red and ticking at its end (not a word choice)
+  const urgentKind = state.phase === 'drawing' || state.phase === 'telephone';
+  timer.classList.toggle('urgent', urgentKind && s <= URGENT_S);
   $('#choose-auto').textContent = t('room.autoPick', { s });
   // a tick for each of the last seconds of a drawing turn
-  if (state.phase === 'drawing' && s >= 1 && s <= URGENT_S && state.lastTick !== s) sounds.play('tick');
+  if (urgentKind && s >= 1 && s <= URGENT_S && state.lastTick !== s) sounds.play('tick');
   setLastTick(s);
+  if (state.phase === 'telephone') phoneTick(countdown.remainingMs());
 }

@@ -2,15 +2,24 @@
 
 import { el } from './dom.js';
 import { t, locale } from './i18n.js';
-import { SETTING_LIMITS, buildSettings, adjustedSettings } from './util.js';
+import { SETTING_LIMITS, MODES, buildSettings, adjustedSettings } from './util.js';
 
 const NUMERIC = [
   ['rounds', 'settings.rounds', 1],
   ['drawTimeSec', 'settings.drawTime', 10],
+  ['writeTimeSec', 'settings.writeTime', 5],
   ['maxPlayers', 'settings.maxPlayers', 1],
   ['wordChoices', 'settings.wordChoices', 1],
   ['hints', 'settings.hints', 1],
 ];
+
+// Which fields each mode uses (PROTOCOL 12.5): telephone has no rounds, word choices,
+// hints or word lists (the players write the words), classic no write time. The others
+// stay hidden, not just disabled, so the form says only what the game will do.
+const MODE_ONLY = Object.freeze({
+  rounds: 'classic', wordChoices: 'classic', hints: 'classic', language: 'classic',
+  customWords: 'classic', customOnly: 'classic', writeTimeSec: 'telephone',
+});
 
 /** Word lists when the server has no GET /api/languages (an older server). */
 export const FALLBACK_WORD_LANGUAGES = Object.freeze([
@@ -26,6 +35,7 @@ let uid = 0;
 export function buildSettingsFields(container) {
   const prefix = `s${++uid}`;
   container.replaceChildren();
+  container.append(modeField(prefix));
   const grid = el('div', { className: 'settings-grid' });
   for (const [key, label, step] of NUMERIC) {
     const [min, max, def] = SETTING_LIMITS[key];
@@ -58,6 +68,33 @@ export function buildSettingsFields(container) {
     ),
     streamerField(prefix),
   );
+  container.addEventListener('change', (ev) => { if (ev.target.dataset?.key === 'mode') showModeFields(container); });
+  showModeFields(container);
+}
+
+/** Classic or telephone: a select (one `data-key` input, like every other setting). */
+function modeField(prefix) {
+  const id = `${prefix}-mode`;
+  const hintId = `${prefix}-mode-hint`;
+  return el('div', { className: 'field field-mode' },
+    el('label', { attrs: { for: id }, text: t('settings.mode'), dataset: { i18n: 'settings.mode' } }),
+    el('select', { id, dataset: { key: 'mode' }, attrs: { 'aria-describedby': hintId } },
+      ...MODES.map((m) => el('option', { value: m, text: t(`settings.mode.${m}`), dataset: { i18n: `settings.mode.${m}` } }))),
+    el('p', { id: hintId, className: 'muted small field-hint mode-hint' }),
+  );
+}
+
+/** Show the fields of the selected mode only, and say what the mode is. */
+export function showModeFields(container) {
+  const mode = container.querySelector('[data-key=mode]')?.value || 'classic';
+  for (const [key, only] of Object.entries(MODE_ONLY)) {
+    const input = container.querySelector(`[data-key="${key}"]`);
+    const field = input?.closest('.field, .check');
+    if (field) field.hidden = only !== mode;
+  }
+  const hint = container.querySelector('.mode-hint');
+  if (hint) hint.textContent = t(`settings.modeHint.${mode}`);
+  container.dataset.mode = mode;
 }
 
 /** Streamer mode: the checkbox with a line that says what it does (docs/CLIENT.md). */
@@ -130,6 +167,7 @@ export function readSettingsChecked(container) {
 /** The interface key of a setting's label (`settings.rounds`), or null. */
 export function settingLabelKey(field) {
   if (field === 'language') return 'settings.language'; // settings_adjusted may name the word list used
+  if (field === 'mode') return 'settings.mode';
   return NUMERIC.find(([key]) => key === field)?.[1] ?? null;
 }
 
@@ -153,6 +191,7 @@ export function fillSettings(container, settings = {}) {
       input.value = String(value);
     } else input.value = String(value);
   }
+  showModeFields(container);
 }
 
 export function setSettingsDisabled(container, disabled) {
@@ -165,4 +204,5 @@ export function retranslateSettings() {
   for (const ta of document.querySelectorAll('textarea[data-key=customWords]')) {
     if (!ta.placeholder || !/\d/.test(ta.placeholder)) ta.placeholder = t('settings.customPlaceholder');
   }
+  for (const box of document.querySelectorAll('[data-settings]')) showModeFields(box);
 }

@@ -4,6 +4,7 @@
 
 import { t } from './i18n.js';
 import { isStreamer } from './util.js';
+import * as phone from './telephone-model.js';
 
 export const RATINGS = new Set(['like', 'dislike', 'none']);
 
@@ -45,6 +46,7 @@ export function initialState() {
     nextGameMs: null, // the countdown to the next game of the room (room.nextGameMs), when one runs
     turnEndDrawer: null, // who drew the turn that just ended (no "Report" on one's own drawing)
     codeRevealed: false, // streamer mode: the host clicked to show the room code (this page only)
+    phone: phone.initialPhone(), // the telephone game: step, progress, album (telephone-model.js)
   };
 }
 
@@ -71,6 +73,14 @@ export function isHost() {
 }
 export function isDrawer() {
   return state.drawer !== null && state.drawer === state.meId;
+}
+/** The room plays telephone (docs/PROTOCOL.md 12.5); an older server sends no mode. */
+export function isTelephone() {
+  return state.room?.settings?.mode === 'telephone';
+}
+/** I am drawing in a telephone draw step (the board is mine until the step ends). */
+export function isPhoneDrawing() {
+  return state.phase === 'telephone' && state.phone.kind === 'draw' && state.phone.step !== null;
 }
 export function inGame() {
   return Boolean(state.phase) && state.phase !== 'lobby';
@@ -139,6 +149,7 @@ export function leaveRoom() {
   Object.assign(state, {
     room: null, phase: null, drawer: null, word: null, solvedWord: null, mask: '', votekicks: {},
     guessedPoints: {}, gameEndOpen: false, turnEndOpen: false, announcedTurn: null, codeRevealed: false,
+    phone: phone.initialPhone(),
   });
   resetRatings();
 }
@@ -168,6 +179,9 @@ export function applyRoom(msg) {
     if (prevPhase !== 'lobby') state.settingsDirty = false;
   }
   if (state.phase !== 'choosing') state.chooseWords = null;
+  // a telephone game's steps and album live only in their phases (a reload's room
+  // message comes before the phoneStep or album that restores them)
+  if (state.phase !== 'telephone' && state.phase !== 'album') state.phone = phone.initialPhone();
   if (state.phase !== 'turnEnd') state.turnEndOpen = false;
   if (state.phase === 'drawing' || state.phase === 'turnEnd') {
     setRatings(msg.ratings);
@@ -363,4 +377,37 @@ export function updateRatings(r) {
 
 export function setMyRating(v) {
   if (RATINGS.has(v)) state.myRating = v;
+}
+
+// ---------------------------------------------------------------- telephone
+
+/** `phoneStep`: returns whether it is a new step (a draw step then starts a blank board). */
+export function setPhoneStep(msg) {
+  const fresh = phone.isNewStep(state.phone, msg);
+  state.phone = phone.applyStep(state.phone, msg);
+  state.phase = 'telephone';
+  if (state.room) state.room.phase = 'telephone';
+  return fresh;
+}
+
+export function setPhoneProgress(msg) {
+  state.phone = phone.applyProgress(state.phone, msg);
+}
+
+export function markPhoneSubmitted(text) {
+  state.phone = phone.markSubmitted(state.phone, text);
+}
+
+export function reopenPhoneAnswer() {
+  state.phone = phone.reopen(state.phone);
+}
+
+export function setAlbum(msg) {
+  state.phone = phone.applyAlbum(state.phone, msg);
+  state.phase = 'album';
+  if (state.room) state.room.phase = 'album';
+}
+
+export function setAlbumReveal(msg) {
+  state.phone = phone.applyReveal(state.phone, msg);
 }

@@ -109,7 +109,11 @@ export const SETTING_LIMITS = Object.freeze({
   maxPlayers: [2, 50, 8],
   wordChoices: [1, 5, 3],
   hints: [0, 5, 2],
+  writeTimeSec: [10, 120, 40], // telephone mode's write and describe steps (PROTOCOL 12.5)
 });
+
+/** Game modes (PROTOCOL 12.5); anything else is sent as the default, classic. */
+export const MODES = Object.freeze(['classic', 'telephone']);
 
 export function clampInt(value, min, max, fallback) {
   const n = Math.round(Number(value));
@@ -142,6 +146,7 @@ export function buildSettings(raw) {
   s.customOnly = Boolean(raw.customOnly) && words.length > 0;
   s.language = raw.language || 'en';
   s.streamer = raw.streamer === true;
+  s.mode = MODES.includes(raw.mode) ? raw.mode : 'classic';
   return s;
 }
 

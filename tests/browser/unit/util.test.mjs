@@ -72,7 +72,7 @@ test('custom words: lines or commas, trimmed, de-duplicated, at most 500', () =>
 
 test('settings are clamped to the protocol ranges', () => {
   const s = buildSettings({ rounds: '99', drawTimeSec: '10', maxPlayers: '8', wordChoices: 'x', hints: '-1', customWords: 'a,b', customOnly: true });
-  assert.deepEqual(s, { rounds: 10, drawTimeSec: 30, maxPlayers: 8, wordChoices: 3, hints: 0, customWords: ['a', 'b'], customOnly: true, language: 'en', streamer: false });
+  assert.deepEqual(s, { rounds: 10, drawTimeSec: 30, maxPlayers: 8, wordChoices: 3, hints: 0, customWords: ['a', 'b'], customOnly: true, language: 'en', streamer: false, writeTimeSec: 40, mode: 'classic' });
   assert.equal(buildSettings({ customOnly: true }).customOnly, false, 'customOnly needs custom words');
 });
 
