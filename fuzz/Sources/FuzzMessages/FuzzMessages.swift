@@ -52,7 +52,7 @@ public func fuzzMessages(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 private let knownTypes: Set<String> = [
     "hello", "rooms", "create", "join", "quickplay", "leave", "invite", "settings", "ready",
     "start", "kick", "votekick", "spectate", "chat", "guess", "choose", "skip", "rate",
-    "addBot", "removeBot", "gallery", "report",
+    "addBot", "removeBot", "gallery", "report", "phoneSubmit", "albumNext",
 ]
 
 private func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
@@ -99,7 +99,8 @@ private func encode(_ message: ClientMessage) -> String {
             fields["from"] = from.rawValue
             fields["text"] = text
         }
-    case .rooms, .quickplay, .leave, .start, .skip: break
+    case let .phoneSubmit(text): if let text { fields["text"] = text }
+    case .rooms, .quickplay, .leave, .start, .skip, .albumNext: break
     }
     let data = try! JSONSerialization.data(withJSONObject: fields)
     return String(decoding: data, as: UTF8.self)
@@ -116,6 +117,8 @@ private func encode(_ patch: SettingsPatch) -> [String: Any] {
     if let value = patch.customWords { fields["customWords"] = value }
     if let value = patch.customOnly { fields["customOnly"] = value }
     if let value = patch.streamer { fields["streamer"] = value }
+    if let value = patch.mode { fields["mode"] = value.rawValue }
+    if let value = patch.writeTimeSec { fields["writeTimeSec"] = value }
     return fields
 }
 
@@ -169,6 +172,8 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
         same(patch.language, "language", in: object)
         check(patch.customOnly == bool(value(object, "customOnly")), "settings.customOnly: decoded \(String(describing: patch.customOnly)), raw \(String(describing: object["customOnly"]))")
         check(patch.streamer == bool(value(object, "streamer")), "settings.streamer: decoded \(String(describing: patch.streamer)), raw \(String(describing: object["streamer"]))")
+        check(patch.mode?.rawValue == string(value(object, "mode")), "settings.mode: decoded \(String(describing: patch.mode)), raw \(String(describing: object["mode"]))")
+        check(patch.writeTimeSec == integer(value(object, "writeTimeSec")), "settings.writeTimeSec: decoded \(String(describing: patch.writeTimeSec)), raw \(String(describing: object["writeTimeSec"]))")
         var words: [String]?
         if case .array(let items)? = value(object, "customWords") { words = items.compactMap { string($0) } }
         check(patch.customWords == words, "settings.customWords: decoded \(String(describing: patch.customWords)), raw \(String(describing: object["customWords"]))")
@@ -216,6 +221,7 @@ private func checkAgainstRaw(_ message: ClientMessage, _ tree: JSONValue?) {
             same(from.rawValue, "from")
             same(text, "text")
         }
-    case .rooms, .quickplay, .leave, .start, .skip: break
+    case let .phoneSubmit(text): same(text, "text")
+    case .rooms, .quickplay, .leave, .start, .skip, .albumNext: break
     }
 }
