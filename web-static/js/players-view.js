@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
 import { openPlayerMenu, refreshPlayerMenu } from './player-menu.js';
-import { state, me, player, isHost } from './store.js';
+import { state, me, player, isHost, isTelephone } from './store.js';
 import { send } from './context.js';
 import { ask } from './confirm-dialog.js';
 
@@ -48,7 +48,8 @@ function playerRow(p) {
     el('span', { className: 'player-main' },
       el('span', { className: 'player-name' }, el('bdi', { text: p.name || '?' }), isMe ? el('span', { className: 'player-you muted small', text: t('player.you') }) : null),
       el('span', { className: 'player-sub' },
-        el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
+        // a telephone game has no scores: no '0 pts' under every name
+        el('span', { className: 'player-score', text: p.spectator ? t('player.spectating') : isTelephone() ? '' : t('player.points', { n: p.score || 0 }) }, pts ? el('span', { className: 'gain', text: ` +${pts}` }) : null),
         playerMarks(p, drawing, guessed),
       ),
     ),
