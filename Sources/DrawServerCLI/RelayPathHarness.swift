@@ -9,8 +9,8 @@ import Rooms
 import Synchronization
 
 /// The one way a benchmark reaches the server's internals: a room in the middle of a
-/// drawing turn whose players' outboxes are drained by real `ConnectionWriter`s on event
-/// loops into sinks that count bytes instead of sockets, persisting as the server does.
+/// drawing turn whose players' outputs are drained on their event loops, as the server's
+/// are, into sinks that count bytes instead of sockets, persisting as the server does.
 /// `bench-relay` drives it through `LoadTester.RelayPath`.
 final class RelayPathHarness: RelayPath {
     enum Persistence {
@@ -29,7 +29,6 @@ final class RelayPathHarness: RelayPath {
     private let group: MultiThreadedEventLoopGroup
     private let outboxes: [Outbox]
     private let sinks: [CountingSink]
-    private let writers: [ConnectionWriter]
     private let tasks: [Task<Void, any Error>]
     private let databasePath: String?
 
@@ -77,18 +76,22 @@ final class RelayPathHarness: RelayPath {
         eventLoops = loops.count
         var outboxes: [Outbox] = []
         var sinks: [CountingSink] = []
-        var writers: [ConnectionWriter] = []
         for (index, id) in ids.enumerated() {
-            let outbox = Outbox(limit: 1 << 30, hardClose: {})
-            let sink = CountingSink(eventLoop: loops[index % loops.count])
-            writers.append(ConnectionWriter(outbox: outbox, sink: sink, maxFrameSize: 65_536, scheduler: runtime.server.writeSchedulers.scheduler(for: sink.eventLoop)))
+            let loop = loops[index % loops.count]
+            let sink = CountingSink(eventLoop: loop)
+            let delivery = runtime.server.loopDeliveries.delivery(for: loop)
+            // An output is made and given its sink on its own loop.
+            let outbox = try await loop.submit {
+                let outbox = Outbox(limit: 1 << 30, delivery: delivery, hardClose: {})
+                outbox.attach(sink)
+                return outbox
+            }.get()
             self.room.attach(id, outbox: outbox)
             outboxes.append(outbox)
             sinks.append(sink)
         }
         self.outboxes = outboxes
         self.sinks = sinks
-        self.writers = writers
     }
 
     func draw(_ frame: ByteBuffer) {
@@ -100,7 +103,6 @@ final class RelayPathHarness: RelayPath {
         for outbox in outboxes { outbox.close(code: .normalClosure, reason: "done") }
         for sink in sinks { try await sink.closed.get() }
         let deliveredAt = ContinuousClock.now
-        withExtendedLifetime(writers) {}
         try await group.shutdownGracefully()
         await runtime.writer?.flush()
         await runtime.postgres?.flush()
@@ -127,7 +129,7 @@ final class RelayPathHarness: RelayPath {
 }
 
 /// A benchmark's stand-in for a socket: counts what a connection writer writes.
-final class CountingSink: ConnectionWriter.Sink, Sendable {
+final class CountingSink: ConnectionSink, Sendable {
     let eventLoop: any EventLoop
     private let counts = Mutex((binaryBytes: 0, flushes: 0))
     private let closedPromise: EventLoopPromise<Void>
@@ -149,10 +151,6 @@ final class CountingSink: ConnectionWriter.Sink, Sendable {
             if flush { $0.flushes += 1 }
         }
     }
-
-    /// Never called: the benchmark's outboxes never send at once, so it measures queueing
-    /// and drains.
-    func writeRemainder(_ rest: ByteBuffer) {}
 
     func close(_ close: Outbox.Close) { closedPromise.succeed() }
 }

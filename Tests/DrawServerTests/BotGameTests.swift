@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Rooms
 import Synchronization
+import NIOEmbedded
 import Testing
 @testable import DrawServer
 
@@ -170,7 +171,7 @@ import Testing
 
     @Test func aLikedDrawingOfAPersonBecomesOneBotsDrawFirst() throws {
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
-        let (a, b) = (Outbox(limit: 1 << 20, hardClose: {}), Outbox(limit: 1 << 20, hardClose: {}))
+        let (a, b) = (Outbox(limit: 1 << 20, eventLoop: EmbeddedEventLoop(), hardClose: {}), Outbox(limit: 1 << 20, eventLoop: EmbeddedEventLoop(), hardClose: {}))
         let ada = try server.hello(name: "Ada", token: nil, connection: server.newConnectionID(), outbox: a).get()
         let bob = try server.hello(name: "Bob", token: nil, connection: server.newConnectionID(), outbox: b).get()
         let room = try server.makeRoom(for: ada, name: "r", isPublic: false, settings: RoomSettings()).get()

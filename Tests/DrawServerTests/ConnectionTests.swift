@@ -3,6 +3,7 @@ import Foundation
 import HTTPEdge
 import Logging
 import ServerTestSupport
+import NIOEmbedded
 import Testing
 @testable import DrawServer
 
@@ -30,12 +31,12 @@ struct ConnectionTests {
 
     @Test func aConnectionRegisteredAfterTheDrainBeganIsToldToComeBack() {
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
-        let early = Outbox(limit: 1 << 20, hardClose: {})
+        let early = Outbox(limit: 1 << 20, eventLoop: EmbeddedEventLoop(), hardClose: {})
         #expect(server.register(server.newConnectionID(), outbox: early, ip: "10.0.0.1") == .accepted)
         let listed = server.beginDrain()
         #expect(listed.count == 1 && listed.first === early)
         // Upgraded before readiness went 503, registered after the drain took its list.
-        let late = Outbox(limit: 1 << 20, hardClose: {})
+        let late = Outbox(limit: 1 << 20, eventLoop: EmbeddedEventLoop(), hardClose: {})
         #expect(server.register(server.newConnectionID(), outbox: late, ip: "10.0.0.1") == .draining)
         // Still counted, so the drain waits for it and cuts it off at the timeout.
         #expect(server.connectionCount == 2)

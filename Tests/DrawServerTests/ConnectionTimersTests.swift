@@ -10,11 +10,12 @@ import Testing
 @Suite("Connection heartbeat")
 struct ConnectionTimersTests {
     let loop = EmbeddedEventLoop()
-    let outbox = Outbox(limit: 1 << 20, hardClose: {})
+    let outbox: Outbox
     let activity: ActivityMonitor
     let hardClosed = Counter()
 
     init() {
+        outbox = Outbox(limit: 1 << 20, eventLoop: loop, hardClose: {})
         activity = ActivityMonitor(clock: .of(loop))
     }
 

@@ -89,23 +89,31 @@ struct DirectWriteTests {
         return (eventLoop, handler, channel)
     }
 
+    /// An outbox for `handler`'s connection, made on its loop with `delivery` (one of its
+    /// own by default), its output given to the handler as the server does.
+    static func outbox(
+        for handler: SocketHandler, on eventLoop: any EventLoop, delivery: LoopDelivery? = nil, limit: Int = 1 << 20
+    ) async throws -> Outbox {
+        try await eventLoop.submit {
+            let outbox = Outbox(limit: limit, delivery: delivery ?? LoopDelivery(eventLoop: eventLoop), hardClose: {})
+            handler.output = outbox.output
+            return outbox
+        }.get()
+    }
+
     /// `--nio-writes-only`: the plain path the benchmark compares with; every batch goes
     /// through NIO, and nothing is ever sent at once.
     @Test func withoutDirectWritesEveryBatchGoesThroughNIO() async throws {
         let descriptors = Self.socketPair(nonBlockingPeer: true)
         defer { close(descriptors[1]) }
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0], directWrites: false)
-        let outbox = Outbox(limit: 1 << 20, hardClose: {})
-        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
-        let reserved = try await eventLoop.submit { () -> Bool in
-            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+        let outbox = try await Self.outbox(for: handler, on: eventLoop)
+        let sentAtOnce = try await eventLoop.submit { () -> Bool in
             handler.write(WireFrame(.binary, payload: [1]), flush: true)
-            var wakes = WakeUps()
-            defer { wakes.run() }
-            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2]), wakes: &wakes) { return true }
-            return false
+            outbox.send(WireFrame(.binary, payload: [2]))
+            return outbox.immediateSends > 0
         }.get()
-        #expect(!reserved, "no frame is sent at once")
+        #expect(!sentAtOnce, "no frame is sent at once")
         #expect(try await Self.readSoon(6, from: descriptors[1]) == [0x82, 1, 1, 0x82, 1, 2])
         let (direct, viaNIO) = try await eventLoop.submit { (handler.batchesSentDirectly, handler.batchesHandedToNIO) }.get()
         #expect(direct == 0)
@@ -178,18 +186,17 @@ struct DirectWriteTests {
         // A reading connection and a recipient of what it relays, on one event loop.
         let (eventLoop, readerHandler, readerChannel) = try await Self.connectionHandler(on: descriptors[0])
         let (_, recipientHandler, recipientChannel) = try await Self.connectionHandler(on: descriptors[2], eventLoop: eventLoop)
-        let (readerOutbox, recipientOutbox) = (Outbox(limit: 1 << 20, hardClose: {}), Outbox(limit: 1 << 20, hardClose: {}))
-        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let delivery = LoopDelivery(eventLoop: eventLoop)
+        let readerOutbox = try await Self.outbox(for: readerHandler, on: eventLoop, delivery: delivery)
+        let recipientOutbox = try await Self.outbox(for: recipientHandler, on: eventLoop, delivery: delivery)
         let (readerPeer, recipientPeer) = (descriptors[1], descriptors[3])
         func readNow(_ descriptor: CInt) -> Int {
             var chunk = [UInt8](repeating: 0, count: 64)
             return chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         }
         let (beforeReadComplete, recipientGot, readerGot) = try await eventLoop.submit {
-            readerHandler.writer = ConnectionWriter(outbox: readerOutbox, sink: readerHandler, maxFrameSize: 1 << 16, scheduler: scheduler)
-            recipientHandler.writer = ConnectionWriter(outbox: recipientOutbox, sink: recipientHandler, maxFrameSize: 1 << 16, scheduler: scheduler)
-            // Frames queued from another thread (a room timer, a text message's task): their
-            // drain task is queued behind this one.
+            // Frames handed off from another thread (a room timer, a text message's task):
+            // the loop's task that takes them is queued behind this one.
             Self.onAnotherThread {
                 _ = recipientOutbox.send(WireFrame(.binary, payload: [1, 2]))
                 _ = readerOutbox.send(WireFrame(.binary, payload: [9]))
@@ -220,24 +227,22 @@ struct DirectWriteTests {
         defer { close(descriptors[1]) }
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
-        let outbox = Outbox(limit: 1 << 20, hardClose: {})
-        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let outbox = try await Self.outbox(for: handler, on: eventLoop)
         let reader = descriptors[1]
         func readNow() -> [UInt8] {
             var chunk = [UInt8](repeating: 0, count: 64)
             let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
             return got > 0 ? Array(chunk[0..<got]) : []
         }
-        let (atOnce, queued) = try await eventLoop.submit {
-            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
+        let (atOnce, queued, immediateSends) = try await eventLoop.submit {
             _ = outbox.send(WireFrame(.binary, payload: [1, 2, 3]))
             let atOnce = readNow()
             Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
             _ = outbox.send(WireFrame(.binary, payload: [4]))
-            return (atOnce, readNow())
+            return (atOnce, readNow(), outbox.immediateSends)
         }.get()
         #expect(atOnce == [0x82, 3, 1, 2, 3], "the frame is on the socket as soon as it is sent")
-        #expect(outbox.immediateSends == 1)
+        #expect(immediateSends == 1)
         #expect(queued.isEmpty, "frames behind a queued one wait for its drain")
         #expect(try await Self.readSoon(6, from: reader) == [0x81, 1, 0x61, 0x82, 1, 4], "the drain task sends them in order")
         // Idle again: the next frame on the loop goes at once.
@@ -250,37 +255,35 @@ struct DirectWriteTests {
         let offLoop = outbox.send(WireFrame(.binary, payload: [6]))
         #expect(offLoop)
         #expect(try await Self.readSoon(3, from: reader) == [0x82, 1, 6])
-        #expect(outbox.immediateSends == 2)
+        #expect(try await eventLoop.submit { outbox.immediateSends }.get() == 2)
         try await channel.close()
     }
 
-    /// A room reserves the socket for each idle recipient under its lock and writes after
-    /// releasing it. Frames sent to the outbox between the reservation and the write, from
-    /// its loop or another thread, queue behind the reserved one and follow it in order.
-    @Test func aReservedFrameGoesFirstAndFramesSentMeanwhileFollowIt() async throws {
+    /// A room queues frames for an idle recipient on its own loop under its lock and writes
+    /// them once the lock is released (`WakeUps`: `handOff` under the lock, `run` after).
+    /// Nothing is written before; a frame sent from another thread meanwhile follows them.
+    @Test func framesQueuedUnderALockGoOutOnceItIsReleasedAndFramesSentMeanwhileFollow() async throws {
         let descriptors = Self.socketPair(nonBlockingPeer: true)
         defer { close(descriptors[1]) }
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
-        let outbox = Outbox(limit: 1 << 20, hardClose: {})
-        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
+        let outbox = try await Self.outbox(for: handler, on: eventLoop)
         let reader = descriptors[1]
-        let beforeWrite = try await eventLoop.submit { () -> [UInt8] in
-            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
-            let first = WireFrame(.binary, payload: [1])
+        let (beforeWrite, immediateSends) = try await eventLoop.submit { () -> ([UInt8], Int) in
             var wakes = WakeUps()
-            guard case .reserved(let immediate) = outbox.reserve(first, wakes: &wakes) else { return [0xFF] }
-            if case .reserved = outbox.reserve(WireFrame(.binary, payload: [2]), wakes: &wakes) { return [0xFE] }
-            wakes.run()
+            wakes.deliver(WireFrame(.binary, payload: [1]), to: outbox, atOnce: true)
+            wakes.deliver(WireFrame(.text, payload: Array("b".utf8)), to: outbox, atOnce: true)
+            wakes.handOff()  // as under a room's lock
+            let afterLock = wakes.take()
             Self.onAnotherThread { _ = outbox.send(WireFrame(.text, payload: Array("a".utf8))) }
             var chunk = [UInt8](repeating: 0, count: 64)
             let got = chunk.withUnsafeMutableBytes { Glibc.read(reader, $0.baseAddress, $0.count) }
-            outbox.sendReserved(first, to: immediate)
-            return got > 0 ? Array(chunk[0..<got]) : []
+            afterLock.run()  // the lock is released
+            return (got > 0 ? Array(chunk[0..<got]) : [], outbox.immediateSends)
         }.get()
-        #expect(beforeWrite.isEmpty, "nothing is written before the reserved frame")
-        #expect(try await Self.readSoon(8, from: reader) == [0x82, 1, 1, 0x82, 1, 2, 0x81, 1, 0x61], "the reserved frame, then the queued ones in order")
-        #expect(outbox.immediateSends == 1)
+        #expect(beforeWrite.isEmpty, "nothing is written while the lock is held")
+        #expect(try await Self.readSoon(9, from: reader) == [0x82, 1, 1, 0x81, 1, 0x62, 0x81, 1, 0x61], "the room's frames, then the one sent meanwhile")
+        #expect(immediateSends == 1)
         try await channel.close()
     }
 
@@ -293,11 +296,7 @@ struct DirectWriteTests {
         defer { close(descriptors[1]) }
 
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
-        let outbox = Outbox(limit: 1 << 26, hardClose: {})
-        let scheduler = EventLoopWriteScheduler(eventLoop: eventLoop)
-        try await eventLoop.submit {
-            handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: 1 << 16, scheduler: scheduler)
-        }.get()
+        let outbox = try await Self.outbox(for: handler, on: eventLoop, limit: 1 << 26)
 
         enum Way { case onLoop, otherThread, pipeline, readComplete }
         var generator = SystemRandomNumberGenerator()
@@ -355,8 +354,8 @@ struct DirectWriteTests {
         #expect(numbers.filter { $0 & (1 << 31) != 0 } == pongs)
         #expect(numbers.filter { $0 & (1 << 31) == 0 } == sent, "the outbox's frames arrived whole and in order")
         #expect(numbers.count == pongs.count + sent.count)
-        let viaNIO = try await eventLoop.submit { handler.batchesHandedToNIO }.get()
-        #expect(outbox.immediateSends > 0, "some frames went at once")
+        let (viaNIO, immediateSends) = try await eventLoop.submit { (handler.batchesHandedToNIO, outbox.immediateSends) }.get()
+        #expect(immediateSends > 0, "some frames went at once")
         #expect(viaNIO > 0, "some frames found the socket full or NIO busy")
         try await channel.close()
     }

@@ -12,11 +12,12 @@ import Testing
 /// answers, and the order in which the session sees the connection's messages.
 @Suite("Game session on its event loop")
 struct GameSessionTests {
-    let outbox = Outbox(limit: 1 << 20, hardClose: {})
+    let outbox: Outbox
     let channel = EmbeddedChannel()
     let game: GameSession
 
     init() throws {
+        outbox = Outbox(limit: 1 << 20, eventLoop: channel.embeddedEventLoop, hardClose: {})
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
         game = GameSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
         game.timers = ConnectionTimers(
@@ -122,7 +123,7 @@ struct GameSessionCleanUpTests {
         do {
             let channel = EmbeddedChannel()
             let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
-            let outbox = Outbox(limit: 1 << 20, hardClose: {})
+            let outbox = Outbox(limit: 1 << 20, eventLoop: channel.embeddedEventLoop, hardClose: {})
             let game = GameSession(server: server, outbox: outbox, remoteIP: "10.0.0.1")
             game.timers = ConnectionTimers(
                 eventLoop: channel.eventLoop, limits: server.configuration.limits, outbox: outbox, activity: ActivityMonitor(),
@@ -142,11 +143,11 @@ struct GameSessionCleanUpTests {
         #expect(weakHandler == nil)
     }
 
-    /// The whole production wiring: the outbox holds its writer strongly (no weak load on
-    /// the hot path), so the cycle outbox, writer, handler must be broken when the channel
-    /// goes, or every closed connection would keep its pipeline.
-    @Test func aClosedConnectionLetsGoOfItsWriterAndHandlers() async throws {
-        weak var weakWriter: ConnectionWriter?
+    /// The whole production wiring: the output holds its handler strongly (no weak load on
+    /// the hot path), so the cycle output, handler must be broken when the channel goes, or
+    /// every closed connection would keep its pipeline.
+    @Test func aClosedConnectionLetsGoOfItsOutputAndHandlers() async throws {
+        weak var weakWriter: ConnectionOutput?
         weak var weakHandler: SocketHandler?
         let server = GameServer(configuration: ServerConfiguration(), logger: Logger(label: "drawserver-test"))
         do {
@@ -155,10 +156,10 @@ struct GameSessionCleanUpTests {
             try server.acceptWebSocket(channel: channel, deflate: false)
             let handler = try channel.pipeline.syncOperations.handler(type: SocketHandler.self)
             weakHandler = handler
-            weakWriter = handler.writer
+            weakWriter = handler.output
             #expect(weakWriter != nil)
-            // Something queued and written, so the writer has been woken and drained once.
-            handler.writer?.outbox.sendText(Array("{}".utf8))
+            // Something queued and written, so the output has been listed and drained once.
+            server.allOutboxes.first?.sendText(Array("{}".utf8))
             channel.embeddedEventLoop.run()
             #expect(try channel.readOutbound(as: ByteBuffer.self) != nil)
             _ = try channel.close().wait()

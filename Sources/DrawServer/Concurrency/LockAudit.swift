@@ -20,6 +20,7 @@ package final class LockAudit: Sendable {
     private struct Record {
         var violations: [Violation] = []
         var holds = 0
+        var acquisitions: [String] = []
     }
 
     private let record = Mutex(Record())
@@ -31,6 +32,14 @@ package final class LockAudit: Sendable {
     /// How many times a watched lock was taken: a test checks this is not zero, so an audit
     /// that watched nothing cannot pass.
     package var holds: Int { record.withLock { $0.holds } }
+    /// The locks taken while a watched lock was held, in order, and then forgotten: a test
+    /// counts the locks one call takes.
+    package func takeAcquisitions() -> [String] {
+        record.withLock { record in
+            defer { record.acquisitions = [] }
+            return record.acquisitions
+        }
+    }
 
     /// The lock the current thread holds under an audit.
     private struct Held: Sendable {
@@ -47,11 +56,20 @@ package final class LockAudit: Sendable {
     static func holding<T>(_ audit: LockAudit?, _ lock: StaticString, _ body: () throws -> T) rethrows -> T {
         #if DEBUG
         if let audit {
-            audit.record.withLock { $0.holds += 1 }
+            audit.record.withLock { $0.holds += 1; $0.acquisitions.append("\(lock)") }
             return try $held.withValue(Held(audit: audit, lock: lock), operation: body)
         }
         #endif
         return try body()
+    }
+
+    /// The shell takes another lock (`lock` names it); recorded while a watched lock is held.
+    @inline(__always)
+    static func acquired(_ lock: StaticString) {
+        #if DEBUG
+        guard let held else { return }
+        held.audit.record.withLock { $0.acquisitions.append("\(lock)") }
+        #endif
     }
 
     /// The shell is about to make a system call (`call` names it).

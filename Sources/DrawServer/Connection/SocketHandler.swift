@@ -5,20 +5,20 @@ import NIOCore
 /// The socket's end of a game connection's pipeline, on the connection's event loop: the
 /// code that decides how the connection's bytes reach its socket. It also notes when the
 /// peer last sent anything (for the heartbeat), keeps the channel's writability (resuming
-/// the writer when the socket drains), and finishes the outbox when the channel goes.
+/// the output's drains when the socket drains), and finishes the output when the channel
+/// goes.
 ///
-/// Frames leave in two ways: a drain's batch (`write`, from the `ConnectionWriter`) and a
-/// frame a room sends at once (`Outbox.reserve`, then `Outbox.sendReserved` to the
-/// descriptor this handler lends the outbox while it allows that). Either goes
-/// straight to the socket in one `send` or `sendmsg`, past NIO's channel write path, which
-/// is most of what a write costs outside the kernel. The invariant that makes that safe:
+/// Frames leave as the batches of the connection's `ConnectionOutput` (`write`): drained,
+/// or written at once when a frame overtakes nothing. A batch goes straight to the socket
+/// in one `send` or `sendmsg`, past NIO's channel write path, which is most of what a
+/// write costs outside the kernel. The invariant that makes that safe:
 ///
 ///   **Bytes written straight to the socket never overtake bytes NIO holds.** Every write
 ///   handed to NIO (the WebSocket layer's pongs and close frames pass through here; so
 ///   does whatever the socket did not take) is counted until it completes, and while any
-///   is outstanding every frame goes through NIO behind it. Frames are sent at once only
-///   while this handler allows it (`publishImmediateSends`: open, writable, nothing in
-///   NIO), and only on this event loop.
+///   is outstanding every frame goes through NIO behind it. Everything runs on this event
+///   loop, and the output writes at once only while this handler says it may
+///   (`publishImmediateSends`: open, writable, nothing in NIO).
 ///
 /// Guarded by `DirectWriteTests` (frames written straight, queued, and through NIO, with a
 /// socket that keeps filling up, arrive whole and in order). NIO keeps handling everything
@@ -32,22 +32,23 @@ import NIOCore
 /// (`pollRead`) while the WebSocket layer holds NIO's reads back, and hands it back to NIO
 /// at the end of input, an error, held-back input or the close (NIO then finds and handles
 /// what made it stop).
-final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledReader {
+final class SocketHandler: ChannelDuplexHandler, ConnectionSink, PolledReader {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
 
     let activity: ActivityMonitor
     let eventLoop: any EventLoop
-    /// Set once the writer exists.
-    var writer: ConnectionWriter? {
+    /// The connection's output, set once the handler is in the pipeline. Owned here (the
+    /// output lets go of this handler when it finishes).
+    var output: ConnectionOutput? {
         didSet {
             publishedImmediate = nil
             publishImmediateSends()
             // Set after the channel went: finished at once, as `handlerRemoved` would have.
-            if removed { writer?.connectionClosed() }
+            if removed { output?.finish() } else { output?.attach(self) }
         }
     }
-    /// Set with the writer; sends the close handshake.
+    /// Set with the output; sends the close handshake.
     var webSocket: WebSocketProtocolHandler?
     /// The channel's writability, kept here because every drain asks for it: reading the
     /// channel's own flag costs a call through its protocol and a visit to another object.
@@ -117,7 +118,7 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
         socket = nil
         isWritable = false
         publishImmediateSends()
-        writer?.connectionClosed()
+        output?.finish()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -151,7 +152,7 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
         activity.touch()
         webSocket.ingest(context.channel.allocator.buffer(bytes: UnsafeRawBufferPointer(rebasing: scratch[0..<result])))
         // As at the end of a NIO read: what the read queued goes out now.
-        writer?.scheduler.drainNow(except: writer)
+        output?.delivery.drainNow(except: output)
         guard webSocket.mayBePolled else {
             returnToNIO()
             return .handBack
@@ -166,13 +167,13 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
 
     func channelReadComplete(context: ChannelHandlerContext) {
         context.fireChannelReadComplete()
-        writer?.scheduler.drainNow(except: writer)
+        output?.delivery.drainNow(except: output)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         isWritable = context.channel.isWritable
         publishImmediateSends()
-        if isWritable { writer?.drain() }
+        if isWritable { output?.drain() }
         context.fireChannelWritabilityChanged()
     }
 
@@ -200,30 +201,14 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionWriter.Sink, PolledRe
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
-    /// The rest of a frame a room sent straight to the socket (`Outbox.sendReserved`) that
-    /// the socket took only part of: NIO writes it, and the connection's frames queue
-    /// behind it.
-    func writeRemainder(_ rest: ByteBuffer) {
-        writeThroughNIO(rest)
-    }
-
-    /// Bytes NIO writes; while it does, the connection's frames queue behind them.
-    private func writeThroughNIO(_ bytes: ByteBuffer) {
-        guard let context else { return }
-        batchesHandedToNIO &+= 1
-        let written = context.eventLoop.makePromise(of: Void.self)
-        track(written.futureResult)
-        context.writeAndFlush(NIOAny(bytes), promise: written)
-    }
-
-    /// Tells the outbox whether it may send frames straight to the socket now: while the
-    /// channel is open and writable and NIO has nothing of this connection's to write. Called
+    /// Tells the output whether a frame may go straight to the socket now: while the channel
+    /// is open and writable and NIO has nothing of this connection's to write. Called
     /// whenever one of those changes, on this loop.
     private func publishImmediateSends() {
         let allowed = isWritable && writesInNIO == 0 && context != nil && socket != nil
-        guard allowed != publishedImmediate, let outbox = writer?.outbox else { return }
+        guard allowed != publishedImmediate, let output else { return }
         publishedImmediate = allowed
-        outbox.allowImmediateSends(to: allowed ? socket : nil)
+        output.sinkTakesFramesAtOnce = allowed
     }
 
     /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of

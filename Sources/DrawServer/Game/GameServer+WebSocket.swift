@@ -5,7 +5,7 @@ import NIOWebSocket
 
 extension GameServer {
     /// Sets up a just-upgraded `/ws` connection, on its event loop, before anything is read
-    /// from it: its session, outbox and writer, its timers, and its pipeline. From here the
+    /// from it: its session and output, its timers, and its pipeline. From here the
     /// connection is served by its handlers; no task waits on it.
     /// `clientIP` is the address per-address limits count it under (the peer's, unless a
     /// trusted proxy forwarded it).
@@ -17,7 +17,10 @@ extension GameServer {
         let sync = channel.pipeline.syncOperations
         let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
         let overflows = metrics.queueOverflows
-        let outbox = Outbox(limit: limits.outboundQueueBytes, eventLoop: eventLoop, hardClose: hardClose, onOverflow: { overflows.increment() })
+        let outbox = Outbox(
+            limit: limits.outboundQueueBytes, maxFrameSize: maxMessageBytes, delivery: loopDeliveries.delivery(for: eventLoop),
+            hardClose: hardClose, onOverflow: { overflows.increment() }
+        )
         let ip = clientIP ?? channel.remoteAddress?.ipAddress ?? "unknown"
         let session = GameSession(server: self, outbox: outbox, remoteIP: ip, eventLoop: eventLoop, askedNode: askedNode)
         let receiver = WebSocketReceiver(maxMessageBytes: max(maxMessageBytes, limits.maxTextFrameBytes), deflate: deflate)
@@ -52,7 +55,7 @@ extension GameServer {
         }
         handler.webSocket = webSocket
         handler.poller = readPollers?.poller(for: eventLoop)
-        handler.writer = ConnectionWriter(outbox: outbox, sink: handler, maxFrameSize: maxMessageBytes, scheduler: writeSchedulers.scheduler(for: eventLoop))
+        handler.output = outbox.output
         if admission == .draining {
             // Upgraded just as the drain began: treated like every other connection of the drain.
             outbox.close(code: .serviceRestart, reason: DrawServerRuntime.restartReason)

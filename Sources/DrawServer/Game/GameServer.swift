@@ -31,8 +31,8 @@ package final class GameServer: Sendable {
     /// Gallery opt-outs, bans and open reports.
     let moderation: Moderation
     let metrics: ServerMetrics
-    /// Batches connection writers' drains per event loop.
-    package let writeSchedulers = EventLoopWriteSchedulers()
+    /// Each event loop's hand-offs and drains of its connections' outputs.
+    package let loopDeliveries = LoopDeliveries()
     /// Runs the rooms' timers.
     let eventLoopGroup: any EventLoopGroup
     /// Refuses new rooms, joins and quick plays while the node is saturated.

@@ -11,11 +11,12 @@ import Synchronization
 /// read a player's message, an HTTP handler, the room's timer).
 ///
 /// It does only I/O: every decision is the `Room` value's. Each call changes the room and
-/// queues the effects for the members under the lock, so every recipient sees messages and
-/// frames in the order the room produced them. Nothing under the lock waits: delivery only
-/// queues (`Outbox.enqueue`), persistence only queues, and the few frames that go to a
-/// socket at once are written after the lock is released (`draw`). A drawing frame is
-/// therefore judged and relayed right where it was read, with no hop to another thread.
+/// hands the effects to the members' event loops under the lock (`WakeUps.handOff`: one
+/// hand-off per loop), so every recipient sees messages and frames in the order the room
+/// produced them. Nothing under the lock waits: delivery only queues, persistence only
+/// queues, and the frames that go to a socket at once are written after the lock is
+/// released. A drawing frame is therefore judged and relayed right where it was read: its
+/// recipients on that loop are written from there, the others' loops are handed it.
 ///
 /// The room's deadlines (turn ends, hints, the grace period) run as tasks on one event loop,
 /// on the server's game clock (`ServerClock`).
@@ -24,8 +25,6 @@ package final class LiveRoom: Sendable {
     struct State: Sendable {
         var room: Room
         var outboxes = MemberOutboxes()
-        /// What the last fan-out's prefetch read; kept only so the compiler keeps the reads.
-        var prefetched = 0
         /// The summary the lobby was last told.
         var publishedSummary: RoomSummary?
         /// The deadline the timer is armed for, and the arming's number: a timer that fires
@@ -43,8 +42,8 @@ package final class LiveRoom: Sendable {
         var lastTurn: TurnRecord?
         /// What the bots answered and is not done yet, in order.
         var botActions: [(id: PlayerID, action: BotAction)] = []
-        /// The writers and the store to wake for what was queued under the lock, woken once
-        /// it is released (`withRoom`).
+        /// The frames for the members, handed to their loops before the lock is released,
+        /// and what to write or wake once it is (`withRoom`).
         var wakes = WakeUps()
         /// When a telephone draw step's drawings were last stored (with the room's snapshot).
         var sketchesStoredAt: Timestamp?
@@ -66,12 +65,14 @@ package final class LiveRoom: Sendable {
         self.eventLoop = server.eventLoopGroup.next()
     }
 
-    /// The room's lock, then the wake-ups queued under it (`State.wakes`), once it is
-    /// released: no system call is made while the lock is held.
+    /// The room's lock; the frames decided under it are handed to their loops before it is
+    /// released, in order, and the writes and wake-ups they need are done once it is: no
+    /// system call is made while the lock is held.
     private func withRoom<T>(_ body: (inout State) -> T) -> T {
         let (result, wakes) = LockAudit.holding(server.lockAudit, "a room's lock") {
             state.withLock { s in
                 let result = body(&s)
+                s.wakes.handOff()
                 return (result, s.wakes.take())
             }
         }
@@ -179,17 +180,14 @@ package final class LiveRoom: Sendable {
         var invalid = false
     }
 
-    /// Judges a drawing frame and relays it: at once to recipients whose sockets take it
-    /// (`sendAtOnce`), or queued, to go out with the frames behind it in one write each.
+    /// Judges a drawing frame and relays it: at once to recipients on this loop whose
+    /// sockets take it (`sendAtOnce`), written once the lock is released, or queued, to go
+    /// out with the frames behind it in one write each.
     func draw(
         _ frame: ByteBuffer, from player: PlayerID, receivedAt: ContinuousClock.Instant, now: Timestamp, sendAtOnce: Bool = true
     ) -> DrawCharge {
         // Encoded once, the same bytes for everyone.
         let wire = WireFrame(.binary, payload: frame)
-        // Recipients whose sockets take the frame at once: sent to after the lock is
-        // released, so no lock is held across a system call. Each reservation makes later
-        // frames for that recipient queue behind it, so the order the room decided holds.
-        var reserved: [(outbox: Outbox, socket: CInt)] = []
         var resyncLater: Int?
         var relayed = false
         let charge = withRoom { s -> DrawCharge in
@@ -200,14 +198,8 @@ package final class LiveRoom: Sendable {
             switch outcome {
             case .relay(let sender, let points):
                 var recipients = 0
-                s.prefetched = s.outboxes.prefetchForFanOut()
                 for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
-                    let outbox = s.outboxes.entries[index].outbox
-                    if !sendAtOnce {
-                        outbox.enqueue(wire, wakes: &s.wakes)
-                    } else if case .reserved(let socket) = outbox.reserve(wire, wakes: &s.wakes) {
-                        reserved.append((outbox, socket))
-                    }
+                    s.wakes.deliver(wire, to: s.outboxes.entries[index].outbox, atOnce: sendAtOnce)
                     recipients += 1
                 }
                 if !s.bots.isEmpty { Self.showBots(Array(frame.readableBytesView), except: sender, in: &s, now: now) }
@@ -246,7 +238,6 @@ package final class LiveRoom: Sendable {
                 return DrawCharge(points: frame.readableBytes / 2, invalid: error.code == .badOps)
             }
         }
-        for recipient in reserved { recipient.outbox.sendReserved(wire, to: recipient.socket) }
         if let resyncLater {
             // On game time, from the frame's own reading of it: a test paces it virtually.
             server.clock.run(at: now + resyncLater, on: eventLoop) { self.resyncDue(player) }
@@ -272,7 +263,7 @@ package final class LiveRoom: Sendable {
             case .send(let message, let audience): deliver(message, to: audience, in: &s, metrics: metrics)
             case .sendDrawing(let frames, _):
                 guard let outbox = s.outboxes[player] else { continue }
-                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame), wakes: &s.wakes) }
+                for frame in frames { s.wakes.deliver(WireFrame(.binary, payload: frame), to: outbox) }
             default: break
             }
         }
@@ -338,7 +329,7 @@ package final class LiveRoom: Sendable {
                     for frame in frames { _ = s.bots[player]?.brain.receive(binary: frame, now: now) }
                 }
                 guard let outbox = s.outboxes[player] else { continue }
-                for frame in frames { outbox.enqueue(WireFrame(.binary, payload: frame), wakes: &s.wakes) }
+                for frame in frames { s.wakes.deliver(WireFrame(.binary, payload: frame), to: outbox) }
             case .released(let player):
                 s.outboxes[player] = nil
                 s.bots[player] = nil
@@ -397,22 +388,20 @@ package final class LiveRoom: Sendable {
         let bytes = message.jsonBytes()
         let frame = WireFrame(.text, payload: bytes)
         var recipients = 0
-        var wakes = s.wakes.take()
-        defer { s.wakes = wakes }
-        func send(_ outbox: Outbox?) {
+        func send(_ outbox: Outbox?, _ wakes: inout WakeUps) {
             guard let outbox else { return }
-            outbox.enqueue(frame, wakes: &wakes)
+            wakes.deliver(frame, to: outbox)
             recipients += 1
         }
         switch audience {
         case .player(let id):
-            send(s.outboxes[id])
+            send(s.outboxes[id], &s.wakes)
         case .everyone:
-            for entry in s.outboxes.entries { send(entry.outbox) }
+            for entry in s.outboxes.entries { send(entry.outbox, &s.wakes) }
         case .everyoneExcept(let excluded):
-            for entry in s.outboxes.entries where entry.id != excluded { send(entry.outbox) }
+            for entry in s.outboxes.entries where entry.id != excluded { send(entry.outbox, &s.wakes) }
         case .players(let ids):
-            for id in ids { send(s.outboxes[id]) }
+            for id in ids { send(s.outboxes[id], &s.wakes) }
         }
         metrics.sent(message.type, bytes: bytes.count, count: recipients)
     }

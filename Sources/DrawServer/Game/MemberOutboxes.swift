@@ -5,10 +5,7 @@ import Rooms
 ///
 /// A room holds a few dozen members at most, so a linear search finds one as fast as a
 /// hash would, and the fan-out of every drawing frame walks a contiguous array instead of a
-/// dictionary's buckets. `prefetchForFanOut` reads each outbox once, with plain loads the
-/// processor can overlap, before the fan-out takes each outbox's lock: under load every
-/// outbox is a cache miss, and the lock's atomic instruction would otherwise wait for each
-/// miss in turn.
+/// dictionary's buckets.
 struct MemberOutboxes: Sendable {
     private(set) var entries: [(id: PlayerID, outbox: Outbox)] = []
 
@@ -23,12 +20,5 @@ struct MemberOutboxes: Sendable {
             case (nil, nil): break
             }
         }
-    }
-
-    /// Touches every outbox, so the misses of the fan-out that follows overlap here.
-    func prefetchForFanOut() -> Int {
-        var sum = 0
-        for index in entries.indices { sum &+= entries[index].outbox.limit }
-        return sum
     }
 }

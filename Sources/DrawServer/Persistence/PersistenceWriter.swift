@@ -140,6 +140,7 @@ package final class PersistenceWriter: GameStore, Service {
 
     /// Queues a change; a full batch names the writer loop's task in `wakes`.
     private func enqueue(_ change: Change, wakes: inout WakeUps) {
+        LockAudit.acquired("the store's batch")
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
             guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }

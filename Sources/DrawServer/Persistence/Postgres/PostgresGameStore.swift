@@ -305,6 +305,7 @@ package final class PostgresGameStore: GameStore, Service {
     func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame, wakes: inout WakeUps) {
         // Packed here rather than queued as a change: no per-frame change to build, keep
         // the frame's bytes alive for, and go through again in the writer.
+        LockAudit.acquired("the store's batch")
         let full = pending.withLock { p in
             p.strokes.add(frame, room: room.rawValue, generation: generation)
             return p.count >= configuration.maxBatch
@@ -319,6 +320,7 @@ package final class PostgresGameStore: GameStore, Service {
 
     /// Queues a change; a full batch names the writer loop's task in `wakes`.
     private func enqueue(_ change: Change, wakes: inout WakeUps) {
+        LockAudit.acquired("the store's batch")
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
             p.changes.append(change)
             return takeWaiterIfFull(&p)

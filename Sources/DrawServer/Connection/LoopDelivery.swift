@@ -1,0 +1,161 @@
+import DrawProtocol
+import NIOCore
+import Synchronization
+
+/// Delivery to the connections of one event loop: the hand-off of frames from other
+/// threads, and the drains of its connections' outputs.
+///
+/// A room fanning a frame out to players on other loops hands each loop its share in one
+/// go (`handOff`, under the room's lock, so every recipient gets frames in the order the
+/// room decided): one short lock, and a wake-up of the loop only when its task is not
+/// queued already. The task runs on the loop: it queues the handed-off frames in their
+/// outputs and drains every output listed since the last one, so however many frames and
+/// recipients a loop got since its last turn, it is woken once and each connection is
+/// written once. Outputs of this loop's own connections are listed directly, on the loop,
+/// with no lock (`list`).
+///
+/// Listed outputs are also drained when a connection's read burst ends (`drainNow`), so
+/// what a read relayed goes out before the loop reads the next socket rather than after
+/// every socket of the turn has been read.
+package final class LoopDelivery: Sendable {
+    let eventLoop: any EventLoop
+    private let inbox = Mutex(Inbox())
+    /// The outputs to drain, on the loop only.
+    private let listed: NIOLoopBoundBox<Listed>
+
+    private struct Inbox {
+        var frames: [(outbox: Outbox, frame: WireFrame)] = []
+        /// Whether a task that takes the inbox is queued on the loop.
+        var taskQueued = false
+    }
+
+    private struct Listed {
+        var outputs: [ConnectionOutput] = []
+        /// Whether a task that drains `outputs` is queued on the loop.
+        var taskQueued = false
+    }
+
+    package init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+        self.listed = .makeBoxSendingValue(Listed(), as: Listed.self, eventLoop: eventLoop)
+    }
+
+    /// Whether the caller runs on this loop.
+    var isCurrent: Bool { eventLoop.inEventLoop }
+
+    /// Hands frames to this loop's connections, in order; true when the loop must be woken
+    /// (`wake`), which the caller does once it holds no lock. Makes no system call, so a
+    /// room calls it under its lock.
+    func handOff<Entries: Sequence>(_ entries: Entries) -> Bool where Entries.Element == (outbox: Outbox, frame: WireFrame) {
+        LockAudit.acquired("a loop's inbox")
+        return inbox.withLock { inbox in
+            inbox.frames.append(contentsOf: entries)
+            guard !inbox.taskQueued else { return false }
+            inbox.taskQueued = true
+            return true
+        }
+    }
+
+    /// Queues the task that takes the inbox and drains. The caller holds no lock.
+    func wake() {
+        LockAudit.systemCall("wakes an event loop")
+        eventLoop.execute { self.runTask() }
+    }
+
+    /// Lists an output of this loop for the next drain. On the loop; true when the caller
+    /// must queue the drain task (`wake`) once it holds no lock, which without `wakeLater`
+    /// this does itself.
+    @discardableResult
+    func list(_ output: ConnectionOutput, wakeLater: Bool = false) -> Bool {
+        guard !output.listedForDrain else { return false }
+        output.listedForDrain = true
+        let queueTask = listed.withValue { listed in
+            listed.outputs.append(output)
+            guard !listed.taskQueued else { return false }
+            listed.taskQueued = true
+            return true
+        }
+        guard queueTask else { return false }
+        if wakeLater { return true }
+        wake()
+        return false
+    }
+
+    /// Queues the frames handed off so far in their outputs, in order, listing each for a
+    /// drain. On the loop, making no system call (what needs one goes into `wakes`), so a
+    /// room does it under its lock before queueing frames of its own for this loop's
+    /// connections: what it handed off from another thread earlier stays ahead of them.
+    func acceptHandedOff(into wakes: inout WakeUps, endingTask: Bool = false) {
+        LockAudit.acquired("a loop's inbox")
+        let frames = inbox.withLock { inbox -> [(outbox: Outbox, frame: WireFrame)] in
+            // Only the task itself says it is no longer queued.
+            if endingTask { inbox.taskQueued = false }
+            guard !inbox.frames.isEmpty else { return [] }
+            var taken: [(outbox: Outbox, frame: WireFrame)] = []
+            swap(&taken, &inbox.frames)
+            return taken
+        }
+        for entry in frames { wakes.accept(entry.frame, by: entry.outbox, atOnce: false, on: self) }
+    }
+
+    /// Takes the inbox and drains what is listed, now, on the loop: at the end of a
+    /// connection's read burst.
+    ///
+    /// The reading connection's own output is left to the queued task: at the peer's EOF,
+    /// NIO fires read-complete and then closes the channel's input, so nothing may close that
+    /// channel in between, and a drain whose write fails on the dead socket would.
+    func drainNow(except reader: ConnectionOutput?) {
+        var wakes = WakeUps()
+        acceptHandedOff(into: &wakes)
+        var deferred = false
+        for output in takeListed(forgettingTaskIn: &wakes) {
+            if output === reader {
+                deferred = true
+            } else {
+                output.drain()
+            }
+        }
+        wakes.run()
+        guard deferred, let reader else { return }
+        reader.listedForDrain = false
+        list(reader)
+    }
+
+    /// The task `wake` queues: takes the inbox and drains what is listed.
+    private func runTask() {
+        var wakes = WakeUps()
+        acceptHandedOff(into: &wakes, endingTask: true)
+        listed.withValue { $0.taskQueued = false }
+        for output in takeListed(forgettingTaskIn: &wakes) { output.drain() }
+        wakes.run()
+    }
+
+    /// The outputs listed, now no longer listed. A task that listing asked `wakes` for is
+    /// not needed: they are drained now.
+    private func takeListed(forgettingTaskIn wakes: inout WakeUps) -> [ConnectionOutput] {
+        let askedForTask = wakes.forgetWake(of: self)
+        return listed.withValue { listed -> [ConnectionOutput] in
+            if askedForTask { listed.taskQueued = false }
+            var taken: [ConnectionOutput] = []
+            swap(&taken, &listed.outputs)
+            return taken
+        }
+    }
+}
+
+/// One `LoopDelivery` per event loop, made on first use.
+package final class LoopDeliveries: Sendable {
+    private let deliveries = Mutex<[ObjectIdentifier: LoopDelivery]>([:])
+
+    package init() {}
+
+    package func delivery(for eventLoop: any EventLoop) -> LoopDelivery {
+        deliveries.withLock { map in
+            let key = ObjectIdentifier(eventLoop)
+            if let existing = map[key] { return existing }
+            let made = LoopDelivery(eventLoop: eventLoop)
+            map[key] = made
+            return made
+        }
+    }
+}
