@@ -13,7 +13,33 @@ import DrawProtocol
 /// Nothing is lost in between: an output or a loop, once named here, is not named again
 /// until it has been written or woken and has taken its work.
 struct WakeUps: Sendable {
-    private var deliveries: [(outbox: Outbox, frame: WireFrame, atOnce: Bool)] = []
+    /// A room's members on one event loop (`MemberOutboxes`), shared by every frame fanned
+    /// out to them.
+    struct LoopMembers: Sendable {
+        var loop: LoopDelivery
+        var outboxes: [Outbox]
+    }
+
+    /// A frame for one connection, or for a room's members on one loop but one: what a
+    /// loop's inbox holds.
+    struct Delivery: Sendable {
+        enum Recipients: Sendable {
+            case one(Outbox)
+            case members([Outbox], except: Outbox?)
+        }
+        var frame: WireFrame
+        var recipients: Recipients
+        /// It may be written as soon as the lock is released, if it overtakes nothing.
+        var atOnce: Bool
+    }
+
+    /// A delivery and the loop it goes to.
+    struct Addressed: Sendable {
+        var loop: LoopDelivery
+        var delivery: Delivery
+    }
+
+    private var deliveries: [Addressed] = []
     /// The distinct loops of `deliveries`, kept between hand-offs so one allocates nothing.
     private var loops: [LoopDelivery] = []
     /// Outputs on this loop with a frame to write at once.
@@ -29,7 +55,15 @@ struct WakeUps: Sendable {
     /// Collects a frame for a connection; `atOnce`: it may be written as soon as the lock is
     /// released, if it overtakes nothing.
     mutating func deliver(_ frame: WireFrame, to outbox: Outbox, atOnce: Bool = false) {
-        deliveries.append((outbox, frame, atOnce))
+        deliveries.append(Addressed(loop: outbox.delivery, delivery: Delivery(frame: frame, recipients: .one(outbox), atOnce: atOnce)))
+    }
+
+    /// Collects a frame for every member but `except`: one entry per loop.
+    mutating func deliver(_ frame: WireFrame, toMembers members: MemberOutboxes, except: Outbox?, atOnce: Bool = false) {
+        for group in members.byLoop {
+            if group.outboxes.count == 1 && group.outboxes[0] === except { continue }
+            deliveries.append(Addressed(loop: group.loop, delivery: Delivery(frame: frame, recipients: .members(group.outboxes, except: except), atOnce: atOnce)))
+        }
     }
 
     mutating func resume(_ task: CheckedContinuation<Void, Never>) { tasks.append(task) }
@@ -38,22 +72,44 @@ struct WakeUps: Sendable {
     /// system call: one hand-off per loop.
     mutating func handOff() {
         guard !deliveries.isEmpty else { return }
-        loops.removeAll(keepingCapacity: true)
-        for entry in deliveries where !loops.contains(where: { $0 === entry.outbox.delivery }) {
-            loops.append(entry.outbox.delivery)
+        // Swapped out and back, so the array keeps its storage for the next time.
+        var collected: [Addressed] = []
+        swap(&collected, &deliveries)
+        let first = collected[0].loop
+        if collected.allSatisfy({ $0.loop === first }) {
+            handOff(collected, to: first)
+        } else {
+            loops.removeAll(keepingCapacity: true)
+            for entry in collected where !loops.contains(where: { $0 === entry.loop }) { loops.append(entry.loop) }
+            for loop in loops { handOff(collected, to: loop) }
         }
-        for loop in loops {
-            if loop.isCurrent {
-                // Frames handed to this loop from elsewhere go first (see `acceptHandedOff`).
-                loop.acceptHandedOff(into: &self)
-                for entry in deliveries where entry.outbox.delivery === loop {
-                    accept(entry.frame, by: entry.outbox, atOnce: entry.atOnce, on: loop)
-                }
-            } else if loop.handOff(deliveries.lazy.filter { $0.outbox.delivery === loop }.map { ($0.outbox, $0.frame) }) {
-                woken.append(loop)
+        collected.removeAll(keepingCapacity: true)
+        swap(&collected, &deliveries)
+    }
+
+    /// Hands `loop` its entries of `collected`.
+    private mutating func handOff(_ collected: [Addressed], to loop: LoopDelivery) {
+        if loop.isCurrent {
+            // Frames handed to this loop from elsewhere go first (see `acceptHandedOff`).
+            loop.acceptHandedOff(into: &self)
+            for index in collected.indices where collected[index].loop === loop {
+                accept(collected[index].delivery, on: loop, atOnce: collected[index].delivery.atOnce)
+            }
+        } else if loop.handOff(collected, to: loop) {
+            woken.append(loop)
+        }
+    }
+
+    /// Queues a delivery in its outputs, on their loop, the current one.
+    mutating func accept(_ delivery: Delivery, on loop: LoopDelivery, atOnce: Bool) {
+        switch delivery.recipients {
+        case .one(let outbox):
+            accept(delivery.frame, by: outbox, atOnce: atOnce, on: loop)
+        case .members(let outboxes, let except):
+            for outbox in outboxes where outbox !== except {
+                accept(delivery.frame, by: outbox, atOnce: atOnce, on: loop)
             }
         }
-        deliveries.removeAll(keepingCapacity: true)
     }
 
     /// Queues a frame in an output of the current loop, and notes what it needs; false when

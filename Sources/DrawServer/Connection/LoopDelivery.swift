@@ -24,13 +24,18 @@ package final class LoopDelivery: Sendable {
     private let listed: NIOLoopBoundBox<Listed>
 
     private struct Inbox {
-        var frames: [(outbox: Outbox, frame: WireFrame)] = []
+        var frames: [WakeUps.Delivery] = []
         /// Whether a task that takes the inbox is queued on the loop.
         var taskQueued = false
     }
 
     private struct Listed {
         var outputs: [ConnectionOutput] = []
+        /// The inbox's other array: the two swap back and forth, so a hand-off allocates
+        /// nothing once both have grown.
+        var spareInbox: [WakeUps.Delivery] = []
+        /// The same for `outputs`.
+        var spareOutputs: [ConnectionOutput] = []
         /// Whether a task that drains `outputs` is queued on the loop.
         var taskQueued = false
     }
@@ -43,13 +48,13 @@ package final class LoopDelivery: Sendable {
     /// Whether the caller runs on this loop.
     var isCurrent: Bool { eventLoop.inEventLoop }
 
-    /// Hands frames to this loop's connections, in order; true when the loop must be woken
-    /// (`wake`), which the caller does once it holds no lock. Makes no system call, so a
-    /// room calls it under its lock.
-    func handOff<Entries: Sequence>(_ entries: Entries) -> Bool where Entries.Element == (outbox: Outbox, frame: WireFrame) {
+    /// Hands this loop its entries of `collected` (those for `loop`, which is this one), in
+    /// order; true when the loop must be woken (`wake`), which the caller does once it holds
+    /// no lock. Makes no system call, so a room calls it under its lock.
+    func handOff(_ collected: [WakeUps.Addressed], to loop: LoopDelivery) -> Bool {
         LockAudit.acquired("a loop's inbox")
         return inbox.withLock { inbox in
-            inbox.frames.append(contentsOf: entries)
+            for index in collected.indices where collected[index].loop === loop { inbox.frames.append(collected[index].delivery) }
             guard !inbox.taskQueued else { return false }
             inbox.taskQueued = true
             return true
@@ -87,15 +92,19 @@ package final class LoopDelivery: Sendable {
     /// connections: what it handed off from another thread earlier stays ahead of them.
     func acceptHandedOff(into wakes: inout WakeUps, endingTask: Bool = false) {
         LockAudit.acquired("a loop's inbox")
-        let frames = inbox.withLock { inbox -> [(outbox: Outbox, frame: WireFrame)] in
+        var taken = listed.withValue { listed in
+            var spare: [WakeUps.Delivery] = []
+            swap(&spare, &listed.spareInbox)
+            return spare
+        }
+        inbox.withLock { inbox in
             // Only the task itself says it is no longer queued.
             if endingTask { inbox.taskQueued = false }
-            guard !inbox.frames.isEmpty else { return [] }
-            var taken: [(outbox: Outbox, frame: WireFrame)] = []
-            swap(&taken, &inbox.frames)
-            return taken
+            if !inbox.frames.isEmpty { swap(&taken, &inbox.frames) }
         }
-        for entry in frames { wakes.accept(entry.frame, by: entry.outbox, atOnce: false, on: self) }
+        for delivery in taken { wakes.accept(delivery, on: self, atOnce: false) }
+        taken.removeAll(keepingCapacity: true)
+        listed.withValue { $0.spareInbox = taken }
     }
 
     /// Takes the inbox and drains what is listed, now, on the loop: at the end of a
@@ -108,13 +117,15 @@ package final class LoopDelivery: Sendable {
         var wakes = WakeUps()
         acceptHandedOff(into: &wakes)
         var deferred = false
-        for output in takeListed(forgettingTaskIn: &wakes) {
+        var outputs = takeListed(forgettingTaskIn: &wakes)
+        for output in outputs {
             if output === reader {
                 deferred = true
             } else {
                 output.drain()
             }
         }
+        giveBack(&outputs)
         wakes.run()
         guard deferred, let reader else { return }
         reader.listedForDrain = false
@@ -126,7 +137,9 @@ package final class LoopDelivery: Sendable {
         var wakes = WakeUps()
         acceptHandedOff(into: &wakes, endingTask: true)
         listed.withValue { $0.taskQueued = false }
-        for output in takeListed(forgettingTaskIn: &wakes) { output.drain() }
+        var outputs = takeListed(forgettingTaskIn: &wakes)
+        for output in outputs { output.drain() }
+        giveBack(&outputs)
         wakes.run()
     }
 
@@ -137,9 +150,18 @@ package final class LoopDelivery: Sendable {
         return listed.withValue { listed -> [ConnectionOutput] in
             if askedForTask { listed.taskQueued = false }
             var taken: [ConnectionOutput] = []
+            swap(&taken, &listed.spareOutputs)
             swap(&taken, &listed.outputs)
             return taken
         }
+    }
+
+    /// Gives back the array `takeListed` returned, emptied, for the next time.
+    private func giveBack(_ outputs: inout [ConnectionOutput]) {
+        outputs.removeAll(keepingCapacity: true)
+        let spare = outputs
+        outputs = []
+        listed.withValue { $0.spareOutputs = spare }
     }
 }
 

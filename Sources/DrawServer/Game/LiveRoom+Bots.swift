@@ -80,7 +80,7 @@ extension LiveRoom {
         let generation = s.room.canvasGeneration
         guard case .relay(let sender, _) = s.room.draw(frame: bytes, from: id, now: now) else { return }
         let wire = WireFrame(.binary, payload: bytes)
-        for entry in s.outboxes.entries where entry.id != sender { s.wakes.deliver(wire, to: entry.outbox) }
+        s.wakes.deliver(wire, toMembers: s.outboxes, except: s.outboxes[sender])
         server.metrics.sentBinary(bytes: bytes.count, count: s.outboxes.entries.count(where: { $0.id != sender }))
         showBots(bytes, except: sender, in: &s, now: now)
         if s.room.canvasGeneration == generation {

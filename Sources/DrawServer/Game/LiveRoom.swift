@@ -197,11 +197,9 @@ package final class LiveRoom: Sendable {
             let outcome = frame.withUnsafeReadableBytes { s.room.draw(frame: $0, from: player, now: now) }
             switch outcome {
             case .relay(let sender, let points):
-                var recipients = 0
-                for index in s.outboxes.entries.indices where s.outboxes.entries[index].id != sender {
-                    s.wakes.deliver(wire, to: s.outboxes.entries[index].outbox, atOnce: sendAtOnce)
-                    recipients += 1
-                }
+                let except = s.outboxes[sender]
+                s.wakes.deliver(wire, toMembers: s.outboxes, except: except, atOnce: sendAtOnce)
+                let recipients = s.outboxes.entries.count - (except == nil ? 0 : 1)
                 if !s.bots.isEmpty { Self.showBots(Array(frame.readableBytesView), except: sender, in: &s, now: now) }
                 if s.room.canvasGeneration == generation {
                     if let stored = s.room.strokeLog.frames.last {
@@ -397,9 +395,12 @@ package final class LiveRoom: Sendable {
         case .player(let id):
             send(s.outboxes[id], &s.wakes)
         case .everyone:
-            for entry in s.outboxes.entries { send(entry.outbox, &s.wakes) }
+            s.wakes.deliver(frame, toMembers: s.outboxes, except: nil)
+            recipients = s.outboxes.entries.count
         case .everyoneExcept(let excluded):
-            for entry in s.outboxes.entries where entry.id != excluded { send(entry.outbox, &s.wakes) }
+            let except = s.outboxes[excluded]
+            s.wakes.deliver(frame, toMembers: s.outboxes, except: except)
+            recipients = s.outboxes.entries.count - (except == nil ? 0 : 1)
         case .players(let ids):
             for id in ids { send(s.outboxes[id], &s.wakes) }
         }
