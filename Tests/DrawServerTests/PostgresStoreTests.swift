@@ -191,6 +191,49 @@ struct PostgresStoreTests {
         await again.close()
     }
 
+    /// The directory read as changes: after one whole read, a node reads only the rows
+    /// written since, and lists the same rooms a whole read would.
+    @Test func theDirectoryIsReadAsChangesAndListsWhatAWholeReadWould() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let a = try await open(url, node: "na")
+        let b = try await open(url, node: "nb")
+        let now = Timestamp(milliseconds: 1_000)
+        let letters = Array("ABCDEFGHJK")
+        let codes = (0..<20).map { "PGDA" + String(letters[$0 / 10]) + String(letters[$0 % 10]) }
+        var rooms = codes.map { StrokeStorageTests.drawingRoom($0) }
+        for room in rooms { a.roomChanged(room.snapshot(now: now)) }
+        await a.commitPending()
+
+        var reads = PostgresGameStore.DirectoryReads()
+        let first = try #require(await b.refreshDirectory(playersSince: 0, reads: &reads))
+        #expect(first.allRooms.count == 20)
+        #expect(Set(first.owners.values) == ["na"])
+        let wholeRows = reads.rowsRead
+        #expect(wholeRows >= 40, "a whole read returns every lease and room")
+
+        // One room changes, one closes, one is made.
+        let made = StrokeStorageTests.drawingRoom("PGDNEW")
+        _ = rooms[1].handle(.skip, from: try #require(rooms[1].drawer), now: now)
+        a.roomChanged(rooms[1].snapshot(now: now))
+        a.roomClosed(rooms[2].code)
+        a.roomChanged(made.snapshot(now: now))
+        await a.commitPending()
+
+        let second = try #require(await b.refreshDirectory(playersSince: 0, reads: &reads))
+        let changedRows = reads.rowsRead - wholeRows
+        #expect(changedRows < 10, "only what changed is read (\(changedRows) rows)")
+        #expect(!second.allRooms.contains { $0.summary.code == rooms[2].code }, "a closed room leaves the directory")
+        #expect(second.allRooms.contains { $0.summary.code == made.code }, "a new room joins it")
+
+        var fresh = PostgresGameStore.DirectoryReads()
+        let whole = try #require(await b.refreshDirectory(playersSince: 0, reads: &fresh))
+        #expect(second.allRooms.map(\.summary.code) == whole.allRooms.map(\.summary.code))
+        #expect(second.allRooms.map(\.summary) == whole.allRooms.map(\.summary))
+        #expect(second.owners == whole.owners)
+        await a.close()
+        await b.close()
+    }
+
     @Test func onlyOneNodeHoldsARoomAndAStaleOwnerIsFenced() async throws {
         let url = try await TestPostgres.freshDatabase()
         // Leases far longer than the test: expiry is made by hand below, so a loaded

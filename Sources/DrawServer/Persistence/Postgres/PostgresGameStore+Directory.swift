@@ -5,39 +5,88 @@ import Rooms
 import Synchronization
 
 extension PostgresGameStore {
+    /// What the directory reads keep between two reads: the mirror of the cluster's rooms,
+    /// and where the next read of changes starts.
+    struct DirectoryReads: Sendable {
+        var mirror = DirectoryMirror()
+        /// The oldest transaction that was still open when the last read began (an `xid8`):
+        /// every row written by a transaction the last read could not see has an id at least
+        /// this. Nil until a whole read succeeded, and after a failed read.
+        var since: UInt64?
+        /// When the mirror was last read whole (the store's clock).
+        var lastWhole: Duration?
+        /// Rows the reads returned, in all (benchmarks and tests).
+        var rowsRead = 0
+    }
+
+    /// How often the directory is read whole even though changes are read in between: the
+    /// safety net for a change missed (a `room_gone` row cleaned up before a node read it).
+    static let wholeDirectoryInterval: Duration = .seconds(30)
+
     /// Reads the other nodes' rooms and recent players and tells them (`Event.directory`);
-    /// false when the store could not be read.
+    /// nil when the store could not be read. Reads only what changed since the last read
+    /// (`reads`), and everything when there is no last read or the last whole read is older
+    /// than `wholeDirectoryInterval`.
     @discardableResult
-    func refreshDirectory(playersSince: Int64) async -> Bool {
+    func refreshDirectory(playersSince: Int64, reads: inout DirectoryReads) async -> RemoteRooms.Directory? {
         do {
-            var directory = RemoteRooms.Directory()
-            for (code, node) in try await client.rows("""
-                SELECT code, node_id FROM room_leases WHERE expires_at > now() AND node_id <> \(nodeID)
-                """, as: (String, String).self, logger: logger) {
-                if let code = RoomCode(parsing: code) { directory.owners[code] = node }
+            let now = clock.elapsed()
+            let whole = reads.since == nil || reads.lastWhole.map { now - $0 >= Self.wholeDirectoryInterval } ?? true
+            // Read first, in a statement of its own: the rows read next are at least as new.
+            var since: UInt64?
+            for (xmin,) in try await client.rows("SELECT pg_snapshot_xmin(pg_current_snapshot())::text", as: (String,).self, logger: logger) {
+                since = UInt64(xmin)
             }
-            // Every live room of the other nodes: the public ones for the lobby, all of them
-            // for the moderator's room list.
+            let nowMs = Int64(now.nanoseconds / 1_000_000)
+            let filter = whole ? "" : " WHERE dir_xid >= '\(reads.since ?? 0)'::xid8"
+            var leases: [RoomCode: DirectoryMirror.Lease] = [:]
+            for (code, node, leftMs, xid) in try await client.rows(PostgresQuery(unsafeSQL: """
+                SELECT code, node_id, (extract(epoch FROM expires_at - now()) * 1000)::bigint, coalesce(dir_xid::text, '0')
+                FROM room_leases\(filter)
+                """), as: (String, String, Int64, String).self, logger: logger) {
+                guard let room = RoomCode(parsing: code) else { continue }
+                leases[room] = .init(node: node, expiresAtMs: nowMs + leftMs, xid: UInt64(xid) ?? 0)
+            }
             // Language, round, rounds and bots (issue 39) are columns since migration 6; a row
             // written before has them only in its JSON, parsed then (coalesce stops at the
             // first value, so the others are never parsed).
-            for (code, name, isPublic, players, maxPlayers, phase, node, connected, language, round, rounds, bots) in try await client.rows("""
-                SELECT r.code, r.name, r.public, r.players, r.max_players, r.phase, l.node_id, r.connected,
-                    coalesce(r.language, r.state::jsonb #>> '{settings,language}', 'en'),
-                    coalesce(r.round, (r.state::jsonb #>> '{game,round}')::int, 0),
-                    coalesce(r.rounds, (r.state::jsonb #>> '{settings,rounds}')::int, 3),
-                    coalesce(r.bots, (SELECT count(*) FROM jsonb_array_elements(r.state::jsonb -> 'members') m WHERE m ? 'bot')::int)
-                FROM room r JOIN room_leases l ON l.code = r.code
-                WHERE l.expires_at > now() AND l.node_id <> \(nodeID) AND r.node_id = l.node_id
-                """, as: (String, String, Bool, Int, Int, String, String, Int?, String, Int, Int, Int).self, logger: logger) {
+            var rooms: [RoomCode: DirectoryMirror.Room] = [:]
+            for (code, name, isPublic, players, maxPlayers, phase, node, connected, language, round, rounds, bots, xid) in try await client.rows(PostgresQuery(unsafeSQL: """
+                SELECT code, name, public, players, max_players, phase, node_id, connected,
+                    coalesce(language, state::jsonb #>> '{settings,language}', 'en'),
+                    coalesce(round, (state::jsonb #>> '{game,round}')::int, 0),
+                    coalesce(rounds, (state::jsonb #>> '{settings,rounds}')::int, 3),
+                    coalesce(bots, (SELECT count(*) FROM jsonb_array_elements(state::jsonb -> 'members') m WHERE m ? 'bot')::int),
+                    coalesce(dir_xid::text, '0')
+                FROM room\(filter)
+                """), as: (String, String, Bool, Int, Int, String, String, Int?, String, Int, Int, Int, String).self, logger: logger) {
                 guard let room = RoomCode(parsing: code), let phase = GamePhase(rawValue: phase) else { continue }
                 let summary = RoomSummary(
                     code: room, name: name, isPublic: isPublic, players: players, maxPlayers: maxPlayers, phase: phase,
                     bots: bots, connected: connected ?? players, language: language, round: round, rounds: rounds
                 )
-                if isPublic { directory.publicRooms.append(summary) }
-                directory.allRooms.append(.init(summary: summary, node: node))
+                rooms[room] = .init(node: node, summary: summary, xid: UInt64(xid) ?? 0)
             }
+            var rowsRead = leases.count + rooms.count
+            if whole {
+                reads.mirror.replaceAll(leases: leases, rooms: rooms)
+                reads.lastWhole = now
+                // Deletions are kept long enough for every node's reads of changes, which a
+                // whole read replaces anyway.
+                try await client.execute("DELETE FROM room_gone WHERE gone_at < now() - interval '5 minutes'", logger: logger)
+            } else {
+                var gone: [(code: RoomCode, xid: UInt64)] = []
+                for (code, xid) in try await client.rows(PostgresQuery(unsafeSQL: """
+                    SELECT code, dir_xid::text FROM room_gone\(filter)
+                    """), as: (String, String).self, logger: logger) {
+                    if let room = RoomCode(parsing: code) { gone.append((room, UInt64(xid) ?? 0)) }
+                }
+                rowsRead += gone.count
+                reads.mirror.apply(leases: leases, rooms: rooms, gone: gone)
+            }
+            reads.since = since
+            reads.rowsRead += rowsRead
+            var directory = reads.mirror.directory(for: nodeID, nowMs: nowMs)
             // A node stamps `alive_at` at least once a second (`heartbeatInterval`).
             let aliveSince = GameDatabase.wallClockMs - Int64(configuration.leases.durationMs)
             for (others,) in try await client.rows("""
@@ -52,10 +101,12 @@ extension PostgresGameStore {
                 players.append(.init(id: id, name: name, tokenHash: tokenHash))
             }
             tell(.directory(directory, players: players))
-            return true
+            return directory
         } catch {
+            // The next read starts over with a whole one.
+            reads.since = nil
             logger.error("store directory refresh failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
-            return false
+            return nil
         }
     }
 

@@ -343,6 +343,7 @@ package final class PostgresGameStore: GameStore, Service {
             var lastBeat = self.clock.elapsed()
             var lastDirectory = self.clock.elapsed()
             var playersSince = GameDatabase.wallClockMs - 5_000
+            var directoryReads = DirectoryReads()
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Any of this iteration's database calls (leases, commits, heartbeat, the
@@ -374,7 +375,7 @@ package final class PostgresGameStore: GameStore, Service {
                     // Players from a few seconds back as well: the nodes' wall clocks stamp
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
-                    if await self.refreshDirectory(playersSince: playersSince) {
+                    if await self.refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
                         await self.adoptOrphans()
                         playersSince = since
                     }

@@ -109,6 +109,35 @@ enum PostgresSchema {
         // What the other nodes' room lists show, as columns: the directory read every 0.5 s
         // no longer parses every room's JSON (rows written before keep it as a fallback).
         (6, ["ALTER TABLE room ADD COLUMN language TEXT, ADD COLUMN round INTEGER, ADD COLUMN rounds INTEGER, ADD COLUMN bots INTEGER"]),
+        // The directory read as changes (issue 35): every room and lease row carries the id
+        // of the transaction that last wrote it, stamped by a trigger whoever writes, and a
+        // deleted room leaves a row in room_gone. A node reads the rows written since the
+        // oldest transaction still open at its last read (`DirectoryReads`).
+        (7, [
+            "ALTER TABLE room ADD COLUMN dir_xid xid8",
+            "ALTER TABLE room_leases ADD COLUMN dir_xid xid8",
+            "CREATE INDEX room_by_dir_xid ON room (dir_xid)",
+            "CREATE INDEX lease_by_dir_xid ON room_leases (dir_xid)",
+            """
+            CREATE TABLE room_gone (
+                code TEXT NOT NULL,
+                dir_xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+                gone_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """,
+            "CREATE INDEX room_gone_by_dir_xid ON room_gone (dir_xid)",
+            """
+            CREATE FUNCTION drawserver_stamp_dir_xid() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN NEW.dir_xid := pg_current_xact_id(); RETURN NEW; END $$
+            """,
+            "CREATE TRIGGER room_dir_xid BEFORE INSERT OR UPDATE ON room FOR EACH ROW EXECUTE FUNCTION drawserver_stamp_dir_xid()",
+            "CREATE TRIGGER lease_dir_xid BEFORE INSERT OR UPDATE ON room_leases FOR EACH ROW EXECUTE FUNCTION drawserver_stamp_dir_xid()",
+            """
+            CREATE FUNCTION drawserver_note_room_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN INSERT INTO room_gone (code) VALUES (OLD.code); RETURN OLD; END $$
+            """,
+            "CREATE TRIGGER room_gone AFTER DELETE ON room FOR EACH ROW EXECUTE FUNCTION drawserver_note_room_gone()",
+        ]),
     ]
 
     /// Brings the schema up to date on `connection`, holding the advisory lock meanwhile so
