@@ -287,6 +287,31 @@ struct DirectWriteTests {
         try await channel.close()
     }
 
+    /// A room on another thread hands a message to the recipient's loop; then the room, now
+    /// on the recipient's own loop, relays a frame to it. The frame must not overtake the
+    /// message waiting in the loop's inbox: the room takes that inbox first.
+    @Test func aFrameOnTheRecipientsLoopStaysBehindWhatWasHandedToThatLoopBefore() async throws {
+        let descriptors = Self.socketPair(nonBlockingPeer: true)
+        defer { close(descriptors[1]) }
+
+        let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
+        let outbox = try await Self.outbox(for: handler, on: eventLoop)
+        try await eventLoop.submit {
+            Self.onAnotherThread {
+                var wakes = WakeUps()
+                wakes.deliver(WireFrame(.text, payload: Array("1".utf8)), to: outbox)
+                wakes.handOff()  // as under the room's lock, on another thread
+                wakes.run()
+            }
+            var wakes = WakeUps()
+            wakes.deliver(WireFrame(.binary, payload: [2]), to: outbox, atOnce: true)
+            wakes.handOff()  // the room's lock, on the recipient's loop
+            wakes.take().run()
+        }.get()
+        #expect(try await Self.readSoon(6, from: descriptors[1]) == [0x81, 1, 0x31, 0x82, 1, 2], "the message first, then the frame")
+        try await channel.close()
+    }
+
     /// Frames sent to an outbox on the connection's loop (at once, or queued when something
     /// waits), from other threads (queued, drained at read-burst ends or by the loop's task)
     /// and pongs through the pipeline, with a socket that keeps filling up: every frame

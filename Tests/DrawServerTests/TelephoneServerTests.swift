@@ -32,9 +32,10 @@ struct TelephoneServerTests {
         bob.send(#"{"t":"phoneSubmit"}"#)
         try await cy.next("phoneProgress", where: { $0["done"]?.arrayValue?.count == 1 })
         #expect(!cy.history.contains { if case .binary = $0 { true } else { false } }, "a draw step's frames go to nobody")
-        // Ada's drawing is stored with the room at its first frame; the writer commits it.
+        // Ada's drawing is stored with the room at its first frame, Bob's submission with
+        // the room as it changed; the writer commits both, maybe in two batches.
         try await waitUntil(seconds: 10) {
-            try StorageFaultProcessTests.storedRooms(db).contains(code) && (try? Self.storedSketch(db, code)) == true
+            try StorageFaultProcessTests.storedRooms(db).contains(code) && (try? Self.storedSketch(db, code, submissions: true)) == true
         }
 
         server.signal(SIGKILL)
@@ -82,10 +83,13 @@ struct TelephoneServerTests {
     }
 
     /// Whether the stored room's snapshot carries a telephone drawing with frames.
-    static func storedSketch(_ db: String, _ code: String) throws -> Bool {
+    /// Whether the stored room holds a drawing of the draw step, and (`submissions`) a
+    /// submission of the step.
+    static func storedSketch(_ db: String, _ code: String, submissions: Bool = false) throws -> Bool {
         let queue = try DatabaseQueue(path: db)
         defer { try? queue.close() }
         let state = try queue.read { db in try String.fetchOne(db, sql: "SELECT state FROM room WHERE code = ?", arguments: [code]) }
-        return state?.contains("\"sketches\":[{") ?? false
+        guard let state, state.contains("\"sketches\":[{") else { return false }
+        return !submissions || state.contains("\"submitted\":[\"")
     }
 }

@@ -42,15 +42,15 @@ struct WakeUps: Sendable {
     private var deliveries: [Addressed] = []
     /// The distinct loops of `deliveries`, kept between hand-offs so one allocates nothing.
     private var loops: [LoopDelivery] = []
-    /// Outputs on this loop with a frame to write at once.
-    private var sendNow: [Outbox] = []
+    /// The loop (the current one) with frames to write at once (`LoopDelivery.reserve`).
+    private var reservedOn: LoopDelivery?
     /// Outputs on this loop that overflowed: their sockets are closed after a grace period.
     private var overflowed: [Outbox] = []
     /// Loops whose task must be queued.
     private var woken: [LoopDelivery] = []
     private var tasks: [CheckedContinuation<Void, Never>] = []
 
-    var isEmpty: Bool { deliveries.isEmpty && sendNow.isEmpty && overflowed.isEmpty && woken.isEmpty && tasks.isEmpty }
+    var isEmpty: Bool { deliveries.isEmpty && reservedOn == nil && overflowed.isEmpty && woken.isEmpty && tasks.isEmpty }
 
     /// Collects a frame for a connection; `atOnce`: it may be written as soon as the lock is
     /// released, if it overtakes nothing.
@@ -118,8 +118,9 @@ struct WakeUps: Sendable {
     mutating func accept(_ frame: WireFrame, by outbox: Outbox, atOnce: Bool, on loop: LoopDelivery) -> Bool {
         let output = outbox.output
         switch output.accept(frame, atOnce: atOnce) {
-        case .sendNow:
-            sendNow.append(outbox)
+        case .reserved:
+            loop.reserve(output, for: frame)
+            reservedOn = loop
         case .listForDrain:
             if loop.list(output, wakeLater: true) { woken.append(loop) }
         case .queued:
@@ -144,8 +145,8 @@ struct WakeUps: Sendable {
     /// Takes what `run` must do, leaving the collection's storage here for the next time.
     mutating func take() -> WakeUps {
         var taken = WakeUps()
-        guard !sendNow.isEmpty || !overflowed.isEmpty || !woken.isEmpty || !tasks.isEmpty else { return taken }
-        swap(&taken.sendNow, &sendNow)
+        guard reservedOn != nil || !overflowed.isEmpty || !woken.isEmpty || !tasks.isEmpty else { return taken }
+        swap(&taken.reservedOn, &reservedOn)
         swap(&taken.overflowed, &overflowed)
         swap(&taken.woken, &woken)
         swap(&taken.tasks, &tasks)
@@ -154,7 +155,7 @@ struct WakeUps: Sendable {
 
     /// Writes what goes at once, and does the wake-ups. The caller holds no lock.
     consuming func run() {
-        for outbox in sendNow { outbox.output.sendNow() }
+        reservedOn?.sendReserved()
         for outbox in overflowed { outbox.output.overflowed() }
         for loop in woken { loop.wake() }
         for task in tasks {

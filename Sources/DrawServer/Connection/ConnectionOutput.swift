@@ -10,8 +10,15 @@ package protocol ConnectionSink: AnyObject {
     /// writes its frames back to back, the last with `flush`, and nothing else writes to the
     /// connection in between, so a sink may hold a batch until its flush.
     func write(_ frame: WireFrame, flush: Bool)
+    /// Writes one frame now, with nothing queued before it: the frame a room reserved the
+    /// socket for (`ConnectionOutput.sendReserved`).
+    func writeNow(_ frame: WireFrame)
     /// Starts the close handshake after everything written so far.
     func close(_ close: Outbox.Close)
+}
+
+extension ConnectionSink {
+    package func writeNow(_ frame: WireFrame) { write(frame, flush: true) }
 }
 
 /// One connection's output: its bounded queue, its close, and the writes to its sink.
@@ -51,6 +58,9 @@ final class ConnectionOutput {
     var listedForDrain = false
     /// How many times a frame went to the socket at once, without waiting for a drain.
     private(set) var immediateSends = 0
+    /// A frame `accept` reserved the socket for is on its way (`sendReserved`): frames
+    /// accepted meanwhile queue behind it.
+    private var reserved = false
     /// Whether a frame written now goes straight to the socket, overtaking nothing: the
     /// sink says so whenever it changes (open, writable, nothing of the connection's in
     /// NIO). Kept here so a fan-out visits no other object of the connection's.
@@ -69,9 +79,10 @@ final class ConnectionOutput {
 
     /// What `accept` did with a frame, and what its caller must do next.
     enum Acceptance {
-        /// Queued as the only frame, for a socket that takes it now: call `sendNow` once
-        /// no lock is held.
-        case sendNow
+        /// Not queued: the socket takes it now and nothing waits before it. Reserved for it:
+        /// call `sendReserved` with it once no lock is held, before anything else is written
+        /// to this connection.
+        case reserved
         /// Queued; list the output for a drain (`LoopDelivery.list`).
         case listForDrain
         /// Queued behind frames already listed for a drain.
@@ -95,23 +106,30 @@ final class ConnectionOutput {
             close = Outbox.Close(code: .tooSlowToRead, reason: "too slow to read: reconnect with your token")
             return .overflowed(listForDrain: !listedForDrain)
         }
-        let wasIdle = frames.isEmpty && !listedForDrain
+        if atOnce, !reserved, frames.isEmpty, !listedForDrain, sinkTakesFramesAtOnce {
+            reserved = true
+            return .reserved
+        }
         frames.append(frame)
         queuedBytes += length
-        if atOnce, wasIdle, sinkTakesFramesAtOnce { return .sendNow }
         return listedForDrain ? .queued : .listForDrain
     }
 
-    /// Writes what `accept` queued for `.sendNow`, with whatever was queued behind it since;
-    /// if the socket stopped taking frames at once in between, it waits for a drain instead.
-    func sendNow() {
-        guard !frames.isEmpty else { return }
-        guard sinkTakesFramesAtOnce, sink != nil else {
+    /// Writes the frame `accept` reserved the socket for. Frames queued behind it meanwhile
+    /// are listed for a drain, which runs after this on the same loop. Should the socket have
+    /// stopped taking frames at once in between, the frame goes first in the queue instead.
+    func sendReserved(_ frame: WireFrame) {
+        reserved = false
+        guard let sink, sinkTakesFramesAtOnce, !finished, close == nil else {
+            guard !finished else { return }
+            frames.insert(frame, at: 0)
+            queuedBytes += frame.bytes.readableBytes
             delivery.list(self)
             return
         }
         immediateSends &+= 1
-        drain()
+        LockAudit.systemCall("writes to a socket")
+        sink.writeNow(frame)
     }
 
     /// Gives an overflowed client's socket `Outbox.overflowCloseGrace` to take the 4008

@@ -36,6 +36,9 @@ package final class LoopDelivery: Sendable {
         var spareInbox: [WakeUps.Delivery] = []
         /// The same for `outputs`.
         var spareOutputs: [ConnectionOutput] = []
+        /// Frames a room reserved sockets of this loop for under its lock, written once the
+        /// lock is released (`sendReserved`).
+        var reserved: [(output: ConnectionOutput, frame: WireFrame)] = []
         /// Whether a task that drains `outputs` is queued on the loop.
         var taskQueued = false
     }
@@ -105,6 +108,26 @@ package final class LoopDelivery: Sendable {
         for delivery in taken { wakes.accept(delivery, on: self, atOnce: false) }
         taken.removeAll(keepingCapacity: true)
         listed.withValue { $0.spareInbox = taken }
+    }
+
+    /// Notes a frame `output` reserved its socket for (`ConnectionOutput.accept`), to write
+    /// with `sendReserved`. On the loop, making no system call.
+    func reserve(_ output: ConnectionOutput, for frame: WireFrame) {
+        listed.withValue { $0.reserved.append((output, frame)) }
+    }
+
+    /// Writes the frames reserved so far, in order. On the loop, holding no lock.
+    func sendReserved() {
+        var reserved = listed.withValue { listed -> [(output: ConnectionOutput, frame: WireFrame)] in
+            var taken: [(output: ConnectionOutput, frame: WireFrame)] = []
+            swap(&taken, &listed.reserved)
+            return taken
+        }
+        for entry in reserved { entry.output.sendReserved(entry.frame) }
+        reserved.removeAll(keepingCapacity: true)
+        listed.withValue { listed in
+            if listed.reserved.isEmpty { swap(&listed.reserved, &reserved) }
+        }
     }
 
     /// Takes the inbox and drains what is listed, now, on the loop: at the end of a

@@ -201,6 +201,31 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionSink, PolledReader {
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
+    /// A frame a room reserved the socket for: one `send`, and what the socket does not
+    /// take goes through NIO, with everything after it behind.
+    func writeNow(_ frame: WireFrame) {
+        guard context != nil else { return }
+        guard writesInNIO == 0, let socket else { return write(frame, flush: true) }
+        let length = frame.bytes.readableBytes
+        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
+        guard sent < length else {
+            batchesSentDirectly &+= 1
+            return
+        }
+        var rest = frame.bytes
+        rest.moveReaderIndex(forwardBy: sent)
+        writeThroughNIO(rest)
+    }
+
+    /// Bytes NIO writes; while it does, the connection's frames queue behind them.
+    private func writeThroughNIO(_ bytes: ByteBuffer) {
+        guard let context else { return }
+        batchesHandedToNIO &+= 1
+        let written = context.eventLoop.makePromise(of: Void.self)
+        track(written.futureResult)
+        context.writeAndFlush(NIOAny(bytes), promise: written)
+    }
+
     /// Tells the output whether a frame may go straight to the socket now: while the channel
     /// is open and writable and NIO has nothing of this connection's to write. Called
     /// whenever one of those changes, on this loop.
