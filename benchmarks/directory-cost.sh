@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# What the room directory costs (issue 35; docs/SCALING.md): every node reads the other
+# What the room directory costs (issue 35; docs/SCALING.md): every node refreshes the other
 # nodes' rooms from PostgreSQL every 0.5 s. With --rooms synthetic rooms of another node in
 # the store (copies of a real room's snapshot, their leases held far ahead), --nodes idle
 # nodes run for --seconds; prints the CPU the nodes and PostgreSQL spent per second, and the
 # rows PostgreSQL read per second (tup_returned + tup_fetched).
+# --churn makes the synthetic rooms live: every second their holder renews every lease (as a
+# node does) and a tenth of the rooms are written (a turn, a join...), so each room's row
+# changes every 10 s on average. That load is the same whatever the directory does.
 #
 # Usage: benchmarks/directory-cost.sh [--rooms N (10000)] [--nodes N (1)] [--seconds S (20)]
-#                                     [--bin PATH (DRAWSERVER_BIN or .build/release/drawserver)]
+#                                     [--churn] [--bin PATH (DRAWSERVER_BIN or .build/release/drawserver)]
 # Needs scripts/setup.d/30-postgres.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-rooms=10000 nodes=1 seconds=20 bin=${DRAWSERVER_BIN:-$root/.build/release/drawserver}
+rooms=10000 nodes=1 seconds=20 churn=0 bin=${DRAWSERVER_BIN:-$root/.build/release/drawserver}
 while [ $# -gt 0 ]; do
     case "$1" in
         --rooms) rooms=$2; shift 2 ;;
         --nodes) nodes=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
+        --churn) churn=1; shift ;;
         --bin) bin=$2; shift 2 ;;
         *) sed -n '2,10p' "$0"; exit 2 ;;
     esac
@@ -61,17 +65,27 @@ pg "INSERT INTO room_leases (code, node_id, epoch, expires_at) SELECT code, 'gho
 pg "DELETE FROM room WHERE node_id = 'template'; DELETE FROM room_leases WHERE node_id = 'template'"
 echo "directory-cost: $(pg "SELECT count(*) FROM room") synthetic rooms of another node, $nodes node(s), $bin" >&2
 
+if [ "$churn" = 1 ]; then
+    ( while true; do
+        pg "UPDATE room_leases SET expires_at = now() + interval '1 day' WHERE node_id = 'ghost';
+            UPDATE room SET connected = connected WHERE code IN (SELECT code FROM room WHERE node_id = 'ghost' ORDER BY random() LIMIT $((rooms / 10)))" >/dev/null
+        sleep 1
+    done ) &
+    pids+=("$!")
+fi
+nodepids=()
 for k in $(seq 1 "$nodes"); do
     "$bin" serve --port 0 --store "$url" --node-id "n$k" --log-level error >"$dir/n$k.log" 2>&1 &
     pids+=("$!")
+    nodepids+=("$!")
 done
 sleep 5
 ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
 pgpids=$(pgrep -u postgres -f "postgres" | tr '\n' ' ')
 reads() { pg "SELECT sum(tup_returned + tup_fetched) FROM pg_stat_database"; }
-n0=$(ticks "${pids[@]:1}"); p0=$(ticks $pgpids); r0=$(reads); s0=$(date +%s.%N)
+n0=$(ticks "${nodepids[@]}"); p0=$(ticks $pgpids); r0=$(reads); s0=$(date +%s.%N)
 sleep "$seconds"
-n1=$(ticks "${pids[@]:1}"); p1=$(ticks $(pgrep -u postgres -f "postgres" | tr '\n' ' ')); r1=$(reads); s1=$(date +%s.%N)
+n1=$(ticks "${nodepids[@]}"); p1=$(ticks $(pgrep -u postgres -f "postgres" | tr '\n' ' ')); r1=$(reads); s1=$(date +%s.%N)
 python3 - "$n0" "$n1" "$p0" "$p1" "$r0" "$r1" "$s0" "$s1" "$(getconf CLK_TCK)" "$nodes" "$rooms" <<'PY'
 import sys
 n0, n1, p0, p1, r0, r1 = (int(x) for x in sys.argv[1:7])

@@ -152,5 +152,9 @@ final class CountingSink: ConnectionSink, Sendable {
         }
     }
 
+    /// Never called: the benchmark's outputs never write at once (no socket), so it
+    /// measures queueing and drains.
+    func writeRemainder(_ rest: ByteBuffer) {}
+
     func close(_ close: Outbox.Close) { closedPromise.succeed() }
 }

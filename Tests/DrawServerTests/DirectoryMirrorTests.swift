@@ -19,7 +19,7 @@ struct DirectoryMirrorTests {
     @Test func changesAreAppliedInTransactionOrderAndDeletionsOnlyRemoveOlderRows() {
         var mirror = DirectoryMirror()
         mirror.replaceAll(
-            leases: [Self.code("AAAAAA"): .init(node: "n2", expiresAtMs: 10_000, xid: 5), Self.code("BBBBBB"): .init(node: "n2", expiresAtMs: 10_000, xid: 5)],
+            leases: [Self.code("AAAAAA"): .init(node: "n2", released: false, xid: 5), Self.code("BBBBBB"): .init(node: "n2", released: false, xid: 5)],
             rooms: [Self.code("AAAAAA"): .init(node: "n2", summary: Self.summary("AAAAAA"), xid: 5), Self.code("BBBBBB"): .init(node: "n2", summary: Self.summary("BBBBBB"), xid: 5)]
         )
         var renamed = Self.summary("AAAAAA")
@@ -46,10 +46,11 @@ struct DirectoryMirrorTests {
         var mirror = DirectoryMirror()
         mirror.replaceAll(
             leases: [
-                Self.code("AAAAAA"): .init(node: "n2", expiresAtMs: 10_000, xid: 1),
-                Self.code("BBBBBB"): .init(node: "n1", expiresAtMs: 10_000, xid: 1),  // this node's
-                Self.code("CCCCCC"): .init(node: "n3", expiresAtMs: 4_000, xid: 1),  // runs out at 4 s
-                Self.code("DDDDDD"): .init(node: "n3", expiresAtMs: 10_000, xid: 1),  // taken over from n2
+                Self.code("AAAAAA"): .init(node: "n2", released: false, xid: 1),
+                Self.code("BBBBBB"): .init(node: "n1", released: false, xid: 1),  // this node's
+                Self.code("CCCCCC"): .init(node: "n3", released: false, xid: 1),
+                Self.code("DDDDDD"): .init(node: "n3", released: false, xid: 1),  // taken over from n2
+                Self.code("EEEEEE"): .init(node: "n2", released: true, xid: 1),
             ],
             rooms: [
                 Self.code("AAAAAA"): .init(node: "n2", summary: Self.summary("AAAAAA"), xid: 1),
@@ -58,12 +59,12 @@ struct DirectoryMirrorTests {
                 Self.code("DDDDDD"): .init(node: "n2", summary: Self.summary("DDDDDD"), xid: 1),
             ]
         )
-        let early = mirror.directory(for: "n1", nowMs: 1_000)
-        #expect(early.owners == [Self.code("AAAAAA"): "n2", Self.code("CCCCCC"): "n3", Self.code("DDDDDD"): "n3"])
+        let early = mirror.directory(for: "n1", alive: ["n1", "n2", "n3"])
+        #expect(early.owners == [Self.code("AAAAAA"): "n2", Self.code("CCCCCC"): "n3", Self.code("DDDDDD"): "n3"], "not a released lease")
         #expect(early.publicRooms.map(\.code) == [Self.code("AAAAAA")])
         #expect(early.allRooms.map(\.summary.code) == [Self.code("AAAAAA"), Self.code("CCCCCC")])
-        let later = mirror.directory(for: "n1", nowMs: 5_000)
-        #expect(later.owners[Self.code("CCCCCC")] == nil, "a lease that ran out is not listed")
+        let later = mirror.directory(for: "n1", alive: ["n1", "n2"])
+        #expect(later.owners[Self.code("CCCCCC")] == nil, "the leases of a node that stopped stamping its heartbeat are not held")
         #expect(later.allRooms.map(\.summary.code) == [Self.code("AAAAAA")])
     }
 }

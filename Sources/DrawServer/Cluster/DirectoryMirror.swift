@@ -8,13 +8,18 @@ import Rooms
 /// A pure value: the PostgreSQL store reads the rows that changed (each row carries the id
 /// of the transaction that last wrote it, `dir_xid`, and a deleted room leaves a `room_gone`
 /// row) and applies them here; now and then it reads everything and replaces the lot, the
-/// safety net for anything missed. What the server sees is `directory(for:now:)`: the
-/// other nodes' rooms whose leases have not run out, as the old full read's join chose them.
+/// safety net for anything missed. What the server sees is `directory(for:alive:)`: the
+/// other nodes' rooms whose leases are held, as the old full read's join chose them.
+///
+/// A lease's renewals (its holder extends it every second) are not changes: a lease is held
+/// while it has not been released and its node is alive (it stamps `node.alive_at` at
+/// least once a second, read with every refresh). Otherwise every lease of the cluster
+/// would change, and be read again, every second.
 struct DirectoryMirror: Sendable, Equatable {
     struct Lease: Sendable, Equatable {
         var node: String
-        /// When the lease runs out, on the store's clock (milliseconds since it started).
-        var expiresAtMs: Int64
+        /// Released by its node, or run out when it was read.
+        var released: Bool
         var xid: UInt64
     }
 
@@ -50,11 +55,12 @@ struct DirectoryMirror: Sendable, Equatable {
         }
     }
 
-    /// The other nodes' rooms as `node` sees them at `nowMs` (the store's clock): those
-    /// whose lease is held, and whose row was written by the lease's holder.
-    func directory(for node: String, nowMs: Int64) -> RemoteRooms.Directory {
+    /// The other nodes' rooms as `node` sees them, `alive` being the nodes that stamped
+    /// their heartbeat lately: those whose lease is held, and whose row was written by the
+    /// lease's holder.
+    func directory(for node: String, alive: Set<String>) -> RemoteRooms.Directory {
         var directory = RemoteRooms.Directory()
-        for (code, lease) in leases where lease.node != node && lease.expiresAtMs > nowMs {
+        for (code, lease) in leases where lease.node != node && !lease.released && alive.contains(lease.node) {
             directory.owners[code] = lease.node
         }
         for (code, room) in rooms.sorted(by: { $0.key < $1.key }) where directory.owners[code] == room.node {

@@ -49,6 +49,8 @@ struct WakeUps: Sendable {
     /// Loops whose task must be queued.
     private var woken: [LoopDelivery] = []
     private var tasks: [CheckedContinuation<Void, Never>] = []
+    /// What the fan-out's prefetch read; kept only so the compiler keeps the reads.
+    private var prefetched = 0
 
     var isEmpty: Bool { deliveries.isEmpty && reservedOn == nil && overflowed.isEmpty && woken.isEmpty && tasks.isEmpty }
 
@@ -106,6 +108,9 @@ struct WakeUps: Sendable {
         case .one(let outbox):
             accept(delivery.frame, by: outbox, atOnce: atOnce, on: loop)
         case .members(let outboxes, let except):
+            // Under load every member's outbox and output is a cache miss; touched here with
+            // plain loads the processor overlaps, not one after another in the loop below.
+            prefetched = outboxes.reduce(0) { $0 &+ $1.output.queuedBytes }
             for outbox in outboxes where outbox !== except {
                 accept(delivery.frame, by: outbox, atOnce: atOnce, on: loop)
             }

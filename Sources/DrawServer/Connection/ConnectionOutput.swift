@@ -10,16 +10,14 @@ package protocol ConnectionSink: AnyObject {
     /// writes its frames back to back, the last with `flush`, and nothing else writes to the
     /// connection in between, so a sink may hold a batch until its flush.
     func write(_ frame: WireFrame, flush: Bool)
-    /// Writes one frame now, with nothing queued before it: the frame a room reserved the
-    /// socket for (`ConnectionOutput.sendReserved`).
-    func writeNow(_ frame: WireFrame)
+    /// Writes the rest of a frame sent straight to the socket (`ConnectionOutput.sendReserved`)
+    /// that the socket took only part of, before anything else is written.
+    func writeRemainder(_ rest: ByteBuffer)
     /// Starts the close handshake after everything written so far.
     func close(_ close: Outbox.Close)
 }
 
-extension ConnectionSink {
-    package func writeNow(_ frame: WireFrame) { write(frame, flush: true) }
-}
+
 
 /// One connection's output: its bounded queue, its close, and the writes to its sink.
 ///
@@ -61,10 +59,12 @@ final class ConnectionOutput {
     /// A frame `accept` reserved the socket for is on its way (`sendReserved`): frames
     /// accepted meanwhile queue behind it.
     private var reserved = false
-    /// Whether a frame written now goes straight to the socket, overtaking nothing: the
-    /// sink says so whenever it changes (open, writable, nothing of the connection's in
-    /// NIO). Kept here so a fan-out visits no other object of the connection's.
-    var sinkTakesFramesAtOnce = false
+    /// The socket a frame may be written to at once, overtaking nothing: the sink says so
+    /// whenever that changes (open, writable, nothing of the connection's in NIO), and nil
+    /// otherwise. Kept here so a fan-out visits no other object of the connection's; a
+    /// plain descriptor, used on this loop only, and taken back there before it is closed.
+    var directSocket: CInt?
+    var sinkTakesFramesAtOnce: Bool { directSocket != nil }
 
     init(
         limit: Int, maxFrameSize: Int, delivery: LoopDelivery,
@@ -120,7 +120,7 @@ final class ConnectionOutput {
     /// stopped taking frames at once in between, the frame goes first in the queue instead.
     func sendReserved(_ frame: WireFrame) {
         reserved = false
-        guard let sink, sinkTakesFramesAtOnce, !finished, close == nil else {
+        guard let socket = directSocket, let sink, !finished, close == nil else {
             guard !finished else { return }
             frames.insert(frame, at: 0)
             queuedBytes += frame.bytes.readableBytes
@@ -129,7 +129,14 @@ final class ConnectionOutput {
         }
         immediateSends &+= 1
         LockAudit.systemCall("writes to a socket")
-        sink.writeNow(frame)
+        let length = frame.bytes.readableBytes
+        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
+        guard sent < length else { return }
+        // Rare: the socket's buffer is full. NIO writes the rest, and the sink stops direct
+        // writes until it has.
+        var rest = frame.bytes
+        rest.moveReaderIndex(forwardBy: sent)
+        sink.writeRemainder(rest)
     }
 
     /// Gives an overflowed client's socket `Outbox.overflowCloseGrace` to take the 4008
@@ -163,7 +170,7 @@ final class ConnectionOutput {
     /// The connection is gone: nothing more is queued or written.
     func finish() {
         finished = true
-        sinkTakesFramesAtOnce = false
+        directSocket = nil
         frames.removeAll()
         queuedBytes = 0
         sink = nil

@@ -201,19 +201,9 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionSink, PolledReader {
         context.writeAndFlush(NIOAny(unsent[unsent.count - 1]), promise: written)
     }
 
-    /// A frame a room reserved the socket for: one `send`, and what the socket does not
-    /// take goes through NIO, with everything after it behind.
-    func writeNow(_ frame: WireFrame) {
-        guard context != nil else { return }
-        guard writesInNIO == 0, let socket else { return write(frame, flush: true) }
-        let length = frame.bytes.readableBytes
-        let sent = frame.bytes.withUnsafeReadableBytes { SocketWrite.send($0, to: socket) } ?? 0
-        guard sent < length else {
-            batchesSentDirectly &+= 1
-            return
-        }
-        var rest = frame.bytes
-        rest.moveReaderIndex(forwardBy: sent)
+    /// The rest of a frame the output sent straight to the socket that the socket took only
+    /// part of: NIO writes it, and the connection's frames queue behind it.
+    func writeRemainder(_ rest: ByteBuffer) {
         writeThroughNIO(rest)
     }
 
@@ -233,7 +223,7 @@ final class SocketHandler: ChannelDuplexHandler, ConnectionSink, PolledReader {
         let allowed = isWritable && writesInNIO == 0 && context != nil && socket != nil
         guard allowed != publishedImmediate, let output else { return }
         publishedImmediate = allowed
-        output.sinkTakesFramesAtOnce = allowed
+        output.directSocket = allowed ? socket : nil
     }
 
     /// Sends `unsent` straight to the socket, as far as it takes it; returns the index of

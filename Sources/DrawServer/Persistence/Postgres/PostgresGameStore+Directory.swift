@@ -37,7 +37,6 @@ extension PostgresGameStore {
             for (xmin,) in try await client.rows("SELECT pg_snapshot_xmin(pg_current_snapshot())::text", as: (String,).self, logger: logger) {
                 since = UInt64(xmin)
             }
-            let nowMs = Int64(now.nanoseconds / 1_000_000)
             let filter = whole ? "" : " WHERE dir_xid >= '\(reads.since ?? 0)'::xid8"
             var leases: [RoomCode: DirectoryMirror.Lease] = [:]
             for (code, node, leftMs, xid) in try await client.rows(PostgresQuery(unsafeSQL: """
@@ -45,7 +44,7 @@ extension PostgresGameStore {
                 FROM room_leases\(filter)
                 """), as: (String, String, Int64, String).self, logger: logger) {
                 guard let room = RoomCode(parsing: code) else { continue }
-                leases[room] = .init(node: node, expiresAtMs: nowMs + leftMs, xid: UInt64(xid) ?? 0)
+                leases[room] = .init(node: node, released: leftMs <= 0, xid: UInt64(xid) ?? 0)
             }
             // Language, round, rounds and bots (issue 39) are columns since migration 6; a row
             // written before has them only in its JSON, parsed then (coalesce stops at the
@@ -86,14 +85,17 @@ extension PostgresGameStore {
             }
             reads.since = since
             reads.rowsRead += rowsRead
-            var directory = reads.mirror.directory(for: nodeID, nowMs: nowMs)
-            // A node stamps `alive_at` at least once a second (`heartbeatInterval`).
+            // A node stamps `alive_at` at least once a second (`heartbeatInterval`): one that
+            // has not within a lease's length holds no lease any more.
             let aliveSince = GameDatabase.wallClockMs - Int64(configuration.leases.durationMs)
-            for (others,) in try await client.rows("""
-                SELECT count(*)::int FROM node WHERE alive_at >= \(aliveSince) AND id <> \(nodeID)
-                """, as: (Int,).self, logger: logger) {
-                directory.liveNodes = 1 + others
+            var alive: Set<String> = []
+            for (node,) in try await client.rows("""
+                SELECT id FROM node WHERE alive_at >= \(aliveSince)
+                """, as: (String,).self, logger: logger) {
+                alive.insert(node)
             }
+            var directory = reads.mirror.directory(for: nodeID, alive: alive)
+            directory.liveNodes = 1 + alive.subtracting([nodeID]).count
             var players: [StoredState.Player] = []
             for (id, name, tokenHash) in try await client.rows("""
                 SELECT id, name, token_hash FROM player WHERE last_seen_at >= \(playersSince)

@@ -131,7 +131,20 @@ enum PostgresSchema {
             BEGIN NEW.dir_xid := pg_current_xact_id(); RETURN NEW; END $$
             """,
             "CREATE TRIGGER room_dir_xid BEFORE INSERT OR UPDATE ON room FOR EACH ROW EXECUTE FUNCTION drawserver_stamp_dir_xid()",
-            "CREATE TRIGGER lease_dir_xid BEFORE INSERT OR UPDATE ON room_leases FOR EACH ROW EXECUTE FUNCTION drawserver_stamp_dir_xid()",
+            // A lease changes for the directory when it is taken, moves or is released, not
+            // when its holder renews it (every second): a renewal only pushes it further.
+            """
+            CREATE FUNCTION drawserver_stamp_lease_dir_xid() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    NEW.dir_xid := pg_current_xact_id();
+                ELSIF NEW.node_id IS DISTINCT FROM OLD.node_id OR NEW.epoch IS DISTINCT FROM OLD.epoch OR NEW.expires_at < OLD.expires_at THEN
+                    NEW.dir_xid := pg_current_xact_id();
+                END IF;
+                RETURN NEW;
+            END $$
+            """,
+            "CREATE TRIGGER lease_dir_xid BEFORE INSERT OR UPDATE ON room_leases FOR EACH ROW EXECUTE FUNCTION drawserver_stamp_lease_dir_xid()",
             """
             CREATE FUNCTION drawserver_note_room_gone() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN INSERT INTO room_gone (code) VALUES (OLD.code); RETURN OLD; END $$
