@@ -63,6 +63,8 @@ pg "INSERT INTO room (code, name, public, players, max_players, phase, canvas_ge
     FROM room r, generate_series(1, $rooms) g LIMIT $rooms"
 pg "INSERT INTO room_leases (code, node_id, epoch, expires_at) SELECT code, 'ghost', 1, now() + interval '1 day' FROM room WHERE node_id = 'ghost'"
 pg "DELETE FROM room WHERE node_id = 'template'; DELETE FROM room_leases WHERE node_id = 'template'"
+# Statistics, as autovacuum keeps them on a live store: without them the planner guesses.
+pg "ANALYZE room; ANALYZE room_leases"
 echo "directory-cost: $(pg "SELECT count(*) FROM room") synthetic rooms of another node, $nodes node(s), $bin" >&2
 
 if [ "$churn" = 1 ]; then
@@ -80,6 +82,9 @@ for k in $(seq 1 "$nodes"); do
     nodepids+=("$!")
 done
 sleep 5
+if pg "SELECT 1 FROM information_schema.columns WHERE table_name = 'room' AND column_name = 'dir_xid'" | grep -q 1; then
+    echo "directory-cost: the read of changes is planned as: $(pg "EXPLAIN SELECT code FROM room WHERE dir_xid >= pg_snapshot_xmin(pg_current_snapshot())" | head -1)" >&2
+fi
 ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo "$t"; }
 pgpids=$(pgrep -u postgres -f "postgres" | tr '\n' ' ')
 reads() { pg "SELECT sum(tup_returned + tup_fetched) FROM pg_stat_database"; }

@@ -63,7 +63,9 @@ struct DirectoryMirrorTests {
         #expect(early.owners == [Self.code("AAAAAA"): "n2", Self.code("CCCCCC"): "n3", Self.code("DDDDDD"): "n3"], "not a released lease")
         #expect(early.publicRooms.map(\.code) == [Self.code("AAAAAA")])
         #expect(early.allRooms.map(\.summary.code) == [Self.code("AAAAAA"), Self.code("CCCCCC")])
+        #expect(!mirror.mayHaveOrphans(alive: ["n1", "n2", "n3"]), "EEEEEE is released, but has no room with players")
         let later = mirror.directory(for: "n1", alive: ["n1", "n2"])
+        #expect(mirror.mayHaveOrphans(alive: ["n1", "n2"]), "n3's rooms, once it stops stamping its heartbeat")
         #expect(later.owners[Self.code("CCCCCC")] == nil, "the leases of a node that stopped stamping its heartbeat are not held")
         #expect(later.allRooms.map(\.summary.code) == [Self.code("AAAAAA")])
     }

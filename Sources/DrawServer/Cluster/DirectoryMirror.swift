@@ -55,6 +55,15 @@ struct DirectoryMirror: Sendable, Equatable {
         }
     }
 
+    /// Whether a room with players has a lease that is released, or held by a node that is
+    /// not `alive`: only then can the take-over scan (`takeOverOrphans`, which reads every
+    /// lease and room) find a room to take over, so only then is it run.
+    func mayHaveOrphans(alive: Set<String>) -> Bool {
+        leases.contains { code, lease in
+            (lease.released || !alive.contains(lease.node)) && (rooms[code]?.summary.players ?? 0) > 0
+        }
+    }
+
     /// The other nodes' rooms as `node` sees them, `alive` being the nodes that stamped
     /// their heartbeat lately: those whose lease is held, and whose row was written by the
     /// lease's holder.

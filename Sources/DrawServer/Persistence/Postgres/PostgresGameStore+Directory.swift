@@ -17,6 +17,9 @@ extension PostgresGameStore {
         var lastWhole: Duration?
         /// Rows the reads returned, in all (benchmarks and tests).
         var rowsRead = 0
+        /// Whether the last read found a room the take-over scan may take
+        /// (`DirectoryMirror.mayHaveOrphans`).
+        var mayHaveOrphans = true
     }
 
     /// How often the directory is read whole even though changes are read in between: the
@@ -94,6 +97,7 @@ extension PostgresGameStore {
                 """, as: (String,).self, logger: logger) {
                 alive.insert(node)
             }
+            reads.mayHaveOrphans = reads.mirror.mayHaveOrphans(alive: alive)
             var directory = reads.mirror.directory(for: nodeID, alive: alive)
             directory.liveNodes = 1 + alive.subtracting([nodeID]).count
             var players: [StoredState.Player] = []

@@ -376,7 +376,9 @@ package final class PostgresGameStore: GameStore, Service {
                     // last_seen_at and need not agree exactly.
                     let since = GameDatabase.wallClockMs - 5_000
                     if await self.refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
-                        await self.adoptOrphans()
+                        // The scan reads every lease and room: run only when the directory
+                        // shows a room it may take (a whole read, every 30 s, checks again).
+                        if directoryReads.mayHaveOrphans { await self.adoptOrphans() }
                         playersSince = since
                     }
                     lastDirectory = self.clock.elapsed()
