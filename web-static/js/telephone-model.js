@@ -58,6 +58,16 @@ export function applyStep(phone, msg) {
   };
 }
 
+/**
+ * The kind of step K (PROTOCOL 12.5: step 0 is `write`, then `draw` and `describe`
+ * alternate), for a page that is told the step's number but not its kind (a watcher).
+ */
+export function kindOfStep(step) {
+  if (!Number.isInteger(step) || step < 0) return null;
+  if (step === 0) return 'write';
+  return step % 2 === 1 ? 'draw' : 'describe';
+}
+
 /** Whether the step `msg.step` is a new one for this page (a draw step then starts a blank board). */
 export function isNewStep(phone, msg) {
   return phone.step !== (Number.isInteger(msg?.step) ? msg.step : 0);

@@ -1,16 +1,17 @@
 // The big-screen page's rendering (/tv, docs/CLIENT.md "The big screen"): the code form, and
 // the room for a sofa's distance (header with round, drawer, mask and timer; the canvas;
-// scoreboard and feed; the reveal and the podium over the canvas). It reads the player
-// client's store (js/store.js) and the page's own `tv` object; text goes in with
-// textContent only.
+// scoreboard and feed; the reveal and the podium over the canvas; a telephone game's steps
+// and album in the stage, js/tv-telephone-view.js). It reads the player client's store
+// (js/store.js) and the page's own `tv` object; text goes in with textContent only.
 
 import { $, el, show } from './dom.js';
 import { t, tParts } from './i18n.js';
 import { icon } from './icons.js';
 import { avatarNode } from './avatar.js';
 import { maskWords, maskLengths, formatSeconds, Countdown, TURN_END_REASONS } from './util.js';
-import { state, player, playerName, inGame, streamerMode } from './store.js';
-import { scoreboard, spectatorCount, shownCode, turnEndRows, podiumOrder, timeFraction } from './tv-model.js';
+import { state, player, playerName, inGame, streamerMode, isTelephone } from './store.js';
+import { scoreboard, spectatorCount, shownCode, turnEndRows, podiumOrder, timeFraction, initialWatch } from './tv-model.js';
+import { phoneHead, currentStatus, renderPhoneSteps, renderAlbum, clearAlbum } from './tv-telephone-view.js';
 
 export const SCORE_ROWS_MAX = 12; // a TV does not scroll: the rest is counted
 const COMPACT_FROM = 9; // smaller rows from this many players on
@@ -27,7 +28,10 @@ export const tv = {
   entryError: null, // [key, params] under the code field
   entryBusy: false, // a join is on its way
   status: null, // the connection's last status
+  phone: initialWatch(), // what the screen knows of a telephone game's steps (tv-model.js)
 };
+
+const PHONE_PHASES = new Set(['telephone', 'album']);
 
 /** `key` with each parameter (a name) in its own <bdi>. */
 function isolated(key, params = {}) {
@@ -54,6 +58,10 @@ export function renderEntry() {
 export function renderRoom() {
   if (!state.room) return;
   document.body.dataset.phase = state.phase || 'lobby';
+  // a telephone room has no scores (its scoreboard lists the players); its game takes the whole width
+  document.body.dataset.mode = isTelephone() ? 'telephone' : 'classic';
+  $('#tv-scores-title').textContent = isTelephone() ? t('room.players') : t('tv.scores');
+  show($('#tv-side'), !PHONE_PHASES.has(state.phase));
   renderHead();
   renderWord();
   renderScores();
@@ -66,6 +74,12 @@ export function renderRoom() {
 function renderHead() {
   const rounds = state.rounds || state.room.settings?.rounds || '?';
   const seated = (state.room.players || []).filter((p) => !p.spectator && !p.watching).length;
+  if (PHONE_PHASES.has(state.phase)) {
+    const { round, line } = phoneHead(tv.phone);
+    $('#tv-round').textContent = round;
+    $('#tv-drawer').replaceChildren(...line);
+    return;
+  }
   let head;
   if (state.phase === 'gameEnd') head = t('room.gameOver');
   else if (inGame() && state.round) head = t('room.roundOf', { round: state.round, rounds });
@@ -164,8 +178,14 @@ function renderLobbyOverlay() {
   $('#ov-lobby-title').replaceChildren(el('bdi', { text: room.name || room.code || t('room.room') }));
   const seated = (room.players || []).filter((p) => !p.spectator && !p.watching);
   const ready = seated.filter((p) => p.ready).length;
+  const phone = isTelephone();
+  const mode = $('#ov-lobby-mode');
+  const settings = room.settings || {};
+  mode.replaceChildren(...(phone ? [el('b', { text: t('settings.mode.telephone') }), el('span', { text: t('tv.phone.times', { write: settings.writeTimeSec ?? '?', draw: settings.drawTimeSec ?? '?' }) })] : []));
+  show(mode, phone);
   let text;
   if (state.nextGameMs !== null && tv.nextGame.running) text = t('room.nextGameIn', { s: tv.nextGame.seconds() });
+  else if (phone && seated.length < 3) text = t('phone.needThree');
   else if (seated.length < 2) text = t('room.waiting');
   else text = t('tv.readyCount', { ready, total: seated.length });
   $('#ov-lobby-text').textContent = text;
@@ -216,6 +236,13 @@ export function renderStage() {
   show($('#ov-choosing'), phase === 'choosing');
   show($('#ov-turnend'), phase === 'turnEnd' && Boolean(state.turnEndMsg));
   show($('#ov-gameend'), phase === 'gameEnd' && Boolean(state.gameEndMsg));
+  // a telephone game has no shared canvas: its steps and its album take the stage
+  show($('#stage-fit'), !PHONE_PHASES.has(phase));
+  show($('#tv-phone'), phase === 'telephone');
+  show($('#tv-album'), phase === 'album');
+  if (phase === 'telephone') renderPhoneSteps(tv.phone);
+  if (phase === 'album') renderAlbum();
+  else clearAlbum();
   if (phase === 'lobby') renderLobbyOverlay();
   if (phase === 'choosing') {
     $('#ov-choosing-text').replaceChildren(...(state.drawer ? isolated('room.choosingWord', { name: playerName(state.drawer) }) : [t('room.nextChoosing')]));
@@ -235,16 +262,27 @@ function renderCorner() {
 /** The timer (every 250 ms): seconds left and a ring of the turn's time. Returns the seconds shown, or null. */
 export function renderTimer() {
   if (state.room && state.phase === 'lobby' && state.nextGameMs !== null) renderLobbyOverlay();
-  const running = tv.countdown.running && (state.phase === 'drawing' || state.phase === 'choosing');
+  // a telephone step's clock only when the server told it (tv.js stops the countdown otherwise)
+  const running = tv.countdown.running && (state.phase === 'drawing' || state.phase === 'choosing' || state.phase === 'telephone');
   show($('#tv-timer'), running);
   if (!running) return null;
   const s = tv.countdown.seconds();
   $('#tv-timer-value').textContent = formatSeconds(s);
-  const total = state.phase === 'drawing' ? (Number(state.room?.settings?.drawTimeSec) || 0) * 1000 : 0;
+  const total = timerTotalMs();
   const ring = $('#tv-timer-ring');
   ring.style.setProperty('--p', String(total ? timeFraction(tv.countdown.remainingMs(), total) : 1));
-  ring.classList.toggle('urgent', state.phase === 'drawing' && s <= URGENT_S);
+  ring.classList.toggle('urgent', (state.phase === 'drawing' || state.phase === 'telephone') && s <= URGENT_S);
   return s;
+}
+
+/** The whole of what the ring counts: a turn's draw time, a telephone step's write or draw time. */
+function timerTotalMs() {
+  const settings = state.room?.settings || {};
+  if (state.phase === 'drawing') return (Number(settings.drawTimeSec) || 0) * 1000;
+  if (state.phase !== 'telephone') return 0;
+  const kind = currentStatus(tv.phone).kind;
+  if (kind === 'draw') return (Number(settings.drawTimeSec) || 0) * 1000;
+  return kind ? (Number(settings.writeTimeSec) || 0) * 1000 : 0;
 }
 
 /** The board's aspect, for the CSS that fits it to the stage. */

@@ -2,7 +2,10 @@
 // "The big screen"). It says `hello` as "TV" with its own stored token (a reload resumes),
 // then `{"t":"join","code":…,"watch":true}`: a screen that watches takes no seat, never
 // plays and sees what a spectator sees (docs/PROTOCOL.md 12.3). The room's state lives in
-// the player client's store (js/store.js); server messages go through TV_HANDLERS.
+// the player client's store (js/store.js); server messages go through TV_HANDLERS. A
+// telephone game (PROTOCOL 12.5) is watched from `phoneProgress`, the `room` messages and
+// the album: what the screen can tell of the steps is `tv.phone` (tv-model.js's watch),
+// kept in sessionStorage for a reload.
 
 import { $, el } from './dom.js';
 import { Connection } from './connection.js';
@@ -12,7 +15,10 @@ import { t, LOCALES, locale, initialLocale, setLocale, onLocaleChange } from './
 import { turnKey } from './chat-history.js';
 import * as store from './store.js';
 import { state, playerName, streamerMode } from './store.js';
-import { TV_TOKEN_KEY, TV_NAME, tvPathCode, tvPath, checkTvCode, feedFromHistory, addFeed } from './tv-model.js';
+import {
+  TV_TOKEN_KEY, TV_NAME, tvPathCode, tvPath, checkTvCode, feedFromHistory, addFeed,
+  PHONE_MEMO_KEY, initialWatch, watchStart, watchRoom, watchSettle, watchTimeUp, phoneMemo, restoreWatch,
+} from './tv-model.js';
 import { tv, showView, renderEntry, renderRoom, renderScores, renderFeed, renderStage, renderTimer, renderBanner, fitBoard } from './tv-view.js';
 
 const TICK_MS = 250;
@@ -23,6 +29,7 @@ const conn = new Connection({ name: TV_NAME, tokenKey: TV_TOKEN_KEY, joinFields:
 const sounds = new Sounds();
 let resumeTimer = null;
 let lastTick = null;
+let phoneResync = false; // a resumed session's next room message: the steps come back from the memo
 
 function navigate(code) {
   const path = tvPath(code);
@@ -54,6 +61,7 @@ function toEntry(error = null, code = '') {
   tv.entryError = error;
   tv.countdown.stop();
   store.leaveRoom();
+  setWatch(initialWatch());
   tv.board.reset();
   navigate('');
   showView('entry');
@@ -66,6 +74,7 @@ function toEntry(error = null, code = '') {
 
 function onWelcome(msg) {
   store.setWelcome(msg);
+  phoneResync = true; // progress may have been missed while the connection was down
   tv.board.reset(); // the server resends the canvas of a resumed turn
   clearTimeout(resumeTimer);
   // resumed: the room (if the screen still is in one) follows at once; else join again
@@ -89,8 +98,9 @@ function onRoom(msg) {
     joinTarget();
     return;
   }
-  const { firstEntry } = store.applyRoom(msg);
+  const { firstEntry, prevPhase } = store.applyRoom(msg);
   if (typeof msg.remainingMs === 'number') tv.countdown.set(msg.remainingMs);
+  phoneRoom(msg, firstEntry, prevPhase);
   if (state.nextGameMs !== null) tv.nextGame.set(state.nextGameMs);
   else tv.nextGame.stop();
   if (msg.canvas) tv.board.ensureSize(msg.canvas.w, msg.canvas.h);
@@ -107,6 +117,95 @@ function onRoom(msg) {
   fitBoard();
   renderRoom();
 }
+
+// ---------------------------------------------------------------- telephone (PROTOCOL 12.5)
+
+function saveMemo() {
+  try {
+    if (state.phase === 'telephone' && state.room) {
+      const left = tv.countdown.running ? tv.countdown.remainingMs() : null;
+      sessionStorage.setItem(PHONE_MEMO_KEY, JSON.stringify(phoneMemo(tv.phone, state.phone, state.room.code, Date.now(), left)));
+    } else {
+      sessionStorage.removeItem(PHONE_MEMO_KEY);
+    }
+  } catch {
+    // no storage: after a reload the step shows from the next phoneProgress
+  }
+}
+
+function loadMemo() {
+  try {
+    return JSON.parse(sessionStorage.getItem(PHONE_MEMO_KEY) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+/** The watch after a change; the countdown runs only for a step whose clock the server told. */
+function setWatch(watch) {
+  tv.phone = watch;
+  if (watch.clock === null) tv.countdown.stop();
+  saveMemo();
+}
+
+/**
+ * A room message: the game's start (step 0 and its clock), a later one during the steps
+ * (its `remainingMs` is the step under way's), or the first after a reload or a resume
+ * (the steps from the memo). Outside the steps the watch is dropped.
+ */
+function phoneRoom(msg, firstEntry, prevPhase) {
+  const resync = phoneResync;
+  phoneResync = false;
+  if (state.phase !== 'telephone') {
+    if (tv.phone.seats.length || tv.phone.step !== null) setWatch(initialWatch());
+    else saveMemo();
+    return;
+  }
+  const players = state.room.players;
+  let watch;
+  if (firstEntry || resync) {
+    const restored = restoreWatch(loadMemo(), { code: msg.code, players, remainingMs: msg.remainingMs, now: Date.now() });
+    if (restored.done && restored.watch.step !== null) store.setPhoneProgress({ t: 'phoneProgress', step: restored.watch.step, done: restored.done });
+    watch = restored.watch;
+  } else if (prevPhase !== 'telephone') {
+    watch = watchStart(players);
+  } else {
+    watch = watchRoom(tv.phone, players);
+  }
+  setWatch(watchSettle(watch, state.phone, players));
+}
+
+function onPhoneProgress(msg) {
+  if (!state.room || state.phase !== 'telephone') return;
+  const before = state.phone.progressStep === msg.step ? state.phone.done.length : 0;
+  store.setPhoneProgress(msg);
+  setWatch(watchSettle(tv.phone, state.phone, state.room.players));
+  if (state.phone.done.length > before) sounds.play('correctOther');
+  renderRoom();
+}
+
+/** Someone left or came: a step no one connected is still holding up is over. */
+function settlePhone() {
+  if (state.phase === 'telephone' && state.room) setWatch(watchSettle(tv.phone, state.phone, state.room.players));
+}
+
+function onAlbum(msg) {
+  if (!state.room) return;
+  tv.countdown.stop();
+  store.setAlbum(msg);
+  setWatch(initialWatch());
+  sounds.play('gameEnd');
+  renderRoom();
+}
+
+function onAlbumReveal(msg) {
+  if (!state.room || state.phase !== 'album') return;
+  store.setAlbumReveal(msg);
+  sounds.play('wordChosen');
+  renderRoom();
+}
+
+// ---------------------------------------------------------------- classic turns
 
 function onTurn(msg) {
   if (!state.room) return;
@@ -157,6 +256,7 @@ function onLeft(msg) {
     return;
   }
   store.removePlayer(msg.playerId);
+  settlePhone();
   renderRoom();
 }
 
@@ -172,7 +272,7 @@ function onError(msg) {
 const TV_HANDLERS = Object.freeze({
   welcome: onWelcome,
   room: onRoom,
-  joined: (msg) => { if (state.room && msg.player) { store.addPlayer(msg.player); renderRoom(); } },
+  joined: (msg) => { if (state.room && msg.player) { store.addPlayer(msg.player); settlePhone(); renderRoom(); } },
   left: onLeft,
   ready: (msg) => { if (store.setReady(msg.playerId, msg.ready)) renderStage(); },
   chatHistory: (msg) => { tv.feed = feedFromHistory(msg.lines); renderFeed(); },
@@ -184,6 +284,9 @@ const TV_HANDLERS = Object.freeze({
   gameEnd: onGameEnd,
   notice: (msg) => { if (msg.code === 'bot_passed') feed({ kind: 'passed', name: String(msg.name ?? '') }); },
   canvas: (msg) => tv.board.reset(msg.w, msg.h),
+  phoneProgress: onPhoneProgress,
+  album: onAlbum,
+  albumReveal: onAlbumReveal,
   kicked: () => toEntry(['notice.removed']),
   closed: () => toEntry(['notice.closed']),
   error: onError,
@@ -258,9 +361,15 @@ function hideIdlePointer() {
 }
 
 function tick() {
+  // a telephone step's clock ran out: that step is over (the next one's clock is not told)
+  if (state.phase === 'telephone' && tv.countdown.running && tv.countdown.remainingMs() <= 0) {
+    tv.countdown.stop();
+    setWatch(watchTimeUp(tv.phone));
+    renderRoom();
+  }
   const s = renderTimer();
-  // a tick for each of the last ten seconds of a drawing turn
-  if (s !== null && state.phase === 'drawing' && s >= 1 && s <= 10 && lastTick !== s) sounds.play('tick');
+  // a tick for each of the last ten seconds of a drawing turn or a telephone step
+  if (s !== null && (state.phase === 'drawing' || state.phase === 'telephone') && s >= 1 && s <= 10 && lastTick !== s) sounds.play('tick');
   lastTick = s;
 }
 

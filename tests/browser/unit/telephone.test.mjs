@@ -141,6 +141,13 @@ test('the store: phoneStep sets the phase; a lobby room message drops the game',
   assert.equal(store.state.phone.step, null);
 });
 
+test('the kind of a step by its number (for a watcher, told no kind): write, then draw and describe in turn', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5].map(m.kindOfStep), ['write', 'draw', 'describe', 'draw', 'describe', 'draw']);
+  assert.equal(m.kindOfStep(null), null);
+  assert.equal(m.kindOfStep(-1), null);
+  assert.equal(m.kindOfStep(1.5), null);
+});
+
 test('settings: the mode and the write time are sent, clamped like the others', () => {
   assert.equal(buildSettings({ mode: 'telephone' }).mode, 'telephone');
   assert.equal(buildSettings({ mode: 'gartic' }).mode, 'classic');

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'تسريع',
   'album.emptyText': '(لم يُكتب شيء)',
   'album.emptyDrawing': '(تُرك فارغًا)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'الكتابة {write} ث · الرسم {draw} ث',
+  'tv.phone.write.title': 'الجميع يكتبون',
+  'tv.phone.draw.title': 'الجميع يرسمون',
+  'tv.phone.describe.title': 'الجميع يصفون',
+  'tv.phone.write.sub': 'جملة ليرسمها اللاعب التالي',
+  'tv.phone.draw.sub': 'كل لاعب يرسم الجملة التي وصلته',
+  'tv.phone.describe.sub': 'كل لاعب يصف الرسمة التي وصلته',
+  'tv.phone.write.busy': 'يكتب…',
+  'tv.phone.draw.busy': 'يرسم…',
+  'tv.phone.describe.busy': 'يصف…',
+  'tv.phone.underWay': 'تجري لعبة الهاتف الآن',
+  'tv.phone.underWaySub': 'تظهر الخطوة هنا مع الإجابة التالية المسلَّمة.',
+  'tv.phone.albumSoon': 'انتهى الجميع — وها هو الألبوم!',
+  'tv.phone.kind.write': 'اكتب',
+  'tv.phone.kind.draw': 'ارسم',
+  'tv.phone.kind.describe': 'صِف',
+  'tv.phone.secret': 'لا يرى أحد ما كتبه الآخرون أو رسموه حتى الألبوم.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Zeitraffer',
   'album.emptyText': '(nichts geschrieben)',
   'album.emptyDrawing': '(leer gelassen)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Schreiben {write} s · Zeichnen {draw} s',
+  'tv.phone.write.title': 'Alle schreiben',
+  'tv.phone.draw.title': 'Alle zeichnen',
+  'tv.phone.describe.title': 'Alle beschreiben',
+  'tv.phone.write.sub': 'Einen Satz, den der Nächste zeichnet',
+  'tv.phone.draw.sub': 'Jeder zeichnet den Satz, den er bekommen hat',
+  'tv.phone.describe.sub': 'Jeder beschreibt die Zeichnung, die er bekommen hat',
+  'tv.phone.write.busy': 'schreibt…',
+  'tv.phone.draw.busy': 'zeichnet…',
+  'tv.phone.describe.busy': 'beschreibt…',
+  'tv.phone.underWay': 'Eine Runde Stille Post läuft',
+  'tv.phone.underWaySub': 'Der Schritt erscheint hier mit der nächsten Abgabe.',
+  'tv.phone.albumSoon': 'Alle fertig – jetzt kommt das Album!',
+  'tv.phone.kind.write': 'Schreiben',
+  'tv.phone.kind.draw': 'Zeichnen',
+  'tv.phone.kind.describe': 'Beschreiben',
+  'tv.phone.secret': 'Niemand sieht, was die anderen geschrieben oder gezeichnet haben, bis das Album kommt.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Time-lapse',
   'album.emptyText': '(nothing written)',
   'album.emptyDrawing': '(left empty)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Write {write} s · Draw {draw} s',
+  'tv.phone.write.title': 'Everyone is writing',
+  'tv.phone.draw.title': 'Everyone is drawing',
+  'tv.phone.describe.title': 'Everyone is describing',
+  'tv.phone.write.sub': 'A sentence for the next player to draw',
+  'tv.phone.draw.sub': 'Each player draws the sentence handed to them',
+  'tv.phone.describe.sub': 'Each player describes the drawing handed to them',
+  'tv.phone.write.busy': 'writing…',
+  'tv.phone.draw.busy': 'drawing…',
+  'tv.phone.describe.busy': 'describing…',
+  'tv.phone.underWay': 'A telephone game is under way',
+  'tv.phone.underWaySub': 'The step shows here with the next answer handed in.',
+  'tv.phone.albumSoon': 'All done — here comes the album!',
+  'tv.phone.kind.write': 'Write',
+  'tv.phone.kind.draw': 'Draw',
+  'tv.phone.kind.describe': 'Describe',
+  'tv.phone.secret': 'Nobody sees what the others wrote or drew until the album.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Cámara rápida',
   'album.emptyText': '(nada escrito)',
   'album.emptyDrawing': '(quedó vacío)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Escribir {write} s · Dibujar {draw} s',
+  'tv.phone.write.title': 'Todos están escribiendo',
+  'tv.phone.draw.title': 'Todos están dibujando',
+  'tv.phone.describe.title': 'Todos están describiendo',
+  'tv.phone.write.sub': 'Una frase para que el siguiente la dibuje',
+  'tv.phone.draw.sub': 'Cada uno dibuja la frase que le tocó',
+  'tv.phone.describe.sub': 'Cada uno describe el dibujo que le tocó',
+  'tv.phone.write.busy': 'escribiendo…',
+  'tv.phone.draw.busy': 'dibujando…',
+  'tv.phone.describe.busy': 'describiendo…',
+  'tv.phone.underWay': 'Hay una partida de teléfono en curso',
+  'tv.phone.underWaySub': 'El paso aparece aquí con la próxima respuesta entregada.',
+  'tv.phone.albumSoon': '¡Todos terminaron! Llega el álbum',
+  'tv.phone.kind.write': 'Escribir',
+  'tv.phone.kind.draw': 'Dibujar',
+  'tv.phone.kind.describe': 'Describir',
+  'tv.phone.secret': 'Nadie ve lo que escribieron o dibujaron los demás hasta el álbum.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Accéléré',
   'album.emptyText': '(rien d’écrit)',
   'album.emptyDrawing': '(laissé vide)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Écrire {write} s · Dessiner {draw} s',
+  'tv.phone.write.title': 'Tout le monde écrit',
+  'tv.phone.draw.title': 'Tout le monde dessine',
+  'tv.phone.describe.title': 'Tout le monde décrit',
+  'tv.phone.write.sub': 'Une phrase que le joueur suivant dessinera',
+  'tv.phone.draw.sub': 'Chacun dessine la phrase qu’il a reçue',
+  'tv.phone.describe.sub': 'Chacun décrit le dessin qu’il a reçu',
+  'tv.phone.write.busy': 'écrit…',
+  'tv.phone.draw.busy': 'dessine…',
+  'tv.phone.describe.busy': 'décrit…',
+  'tv.phone.underWay': 'Une partie de téléphone est en cours',
+  'tv.phone.underWaySub': 'L’étape s’affiche ici à la prochaine réponse rendue.',
+  'tv.phone.albumSoon': 'Tout le monde a fini — voici l’album !',
+  'tv.phone.kind.write': 'Écrire',
+  'tv.phone.kind.draw': 'Dessiner',
+  'tv.phone.kind.describe': 'Décrire',
+  'tv.phone.secret': 'Personne ne voit ce que les autres ont écrit ou dessiné avant l’album.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Time-lapse',
   'album.emptyText': '(niente di scritto)',
   'album.emptyDrawing': '(lasciato vuoto)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Scrivere {write} s · Disegnare {draw} s',
+  'tv.phone.write.title': 'Tutti stanno scrivendo',
+  'tv.phone.draw.title': 'Tutti stanno disegnando',
+  'tv.phone.describe.title': 'Tutti stanno descrivendo',
+  'tv.phone.write.sub': 'Una frase da far disegnare al prossimo',
+  'tv.phone.draw.sub': 'Ognuno disegna la frase che ha ricevuto',
+  'tv.phone.describe.sub': 'Ognuno descrive il disegno che ha ricevuto',
+  'tv.phone.write.busy': 'scrive…',
+  'tv.phone.draw.busy': 'disegna…',
+  'tv.phone.describe.busy': 'descrive…',
+  'tv.phone.underWay': 'È in corso una partita a telefono',
+  'tv.phone.underWaySub': 'Il passo appare qui con la prossima risposta consegnata.',
+  'tv.phone.albumSoon': 'Tutti hanno finito — ecco l’album!',
+  'tv.phone.kind.write': 'Scrivere',
+  'tv.phone.kind.draw': 'Disegnare',
+  'tv.phone.kind.describe': 'Descrivere',
+  'tv.phone.secret': 'Nessuno vede cosa hanno scritto o disegnato gli altri fino all’album.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Time-lapse',
   'album.emptyText': '(nada escrito)',
   'album.emptyDrawing': '(ficou vazio)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Escrever {write} s · Desenhar {draw} s',
+  'tv.phone.write.title': 'Todos estão a escrever',
+  'tv.phone.draw.title': 'Todos estão a desenhar',
+  'tv.phone.describe.title': 'Todos estão a descrever',
+  'tv.phone.write.sub': 'Uma frase para o próximo jogador desenhar',
+  'tv.phone.draw.sub': 'Cada um desenha a frase que recebeu',
+  'tv.phone.describe.sub': 'Cada um descreve o desenho que recebeu',
+  'tv.phone.write.busy': 'a escrever…',
+  'tv.phone.draw.busy': 'a desenhar…',
+  'tv.phone.describe.busy': 'a descrever…',
+  'tv.phone.underWay': 'Uma partida de telefone está em andamento',
+  'tv.phone.underWaySub': 'O passo aparece aqui com a próxima resposta entregue.',
+  'tv.phone.albumSoon': 'Todos terminaram — aí vem o álbum!',
+  'tv.phone.kind.write': 'Escrever',
+  'tv.phone.kind.draw': 'Desenhar',
+  'tv.phone.kind.describe': 'Descrever',
+  'tv.phone.secret': 'Ninguém vê o que os outros escreveram ou desenharam até ao álbum.',
 };

@@ -369,4 +369,23 @@ export default {
   'album.replay': 'Таймлапс',
   'album.emptyText': '(ничего не написано)',
   'album.emptyDrawing': '(остался пустым)',
+
+  // the big screen's telephone views (docs/CLIENT.md, "The big screen")
+  'tv.phone.times': 'Написать {write} с · Нарисовать {draw} с',
+  'tv.phone.write.title': 'Все пишут',
+  'tv.phone.draw.title': 'Все рисуют',
+  'tv.phone.describe.title': 'Все описывают',
+  'tv.phone.write.sub': 'Фразу, которую нарисует следующий игрок',
+  'tv.phone.draw.sub': 'Каждый рисует доставшуюся ему фразу',
+  'tv.phone.describe.sub': 'Каждый описывает доставшийся ему рисунок',
+  'tv.phone.write.busy': 'пишет…',
+  'tv.phone.draw.busy': 'рисует…',
+  'tv.phone.describe.busy': 'описывает…',
+  'tv.phone.underWay': 'Идёт игра в испорченный телефон',
+  'tv.phone.underWaySub': 'Шаг появится здесь со следующим сданным ответом.',
+  'tv.phone.albumSoon': 'Все готовы — а вот и альбом!',
+  'tv.phone.kind.write': 'Написать',
+  'tv.phone.kind.draw': 'Нарисовать',
+  'tv.phone.kind.describe': 'Описать',
+  'tv.phone.secret': 'До альбома никто не видит, что написали или нарисовали другие.',
 };
