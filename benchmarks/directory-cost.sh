@@ -8,6 +8,8 @@
 # node does) and a tenth of the rooms are written (a turn, a join...), so each room's row
 # changes every 10 s on average. That load is the same whatever the directory does.
 #
+# --nodes 0 measures what the store does with no node at all (with --churn: the churn alone).
+#
 # Usage: benchmarks/directory-cost.sh [--rooms N (10000)] [--nodes N (1)] [--seconds S (20)]
 #                                     [--churn] [--bin PATH (DRAWSERVER_BIN or .build/release/drawserver)]
 # Needs scripts/setup.d/30-postgres.
@@ -96,6 +98,7 @@ import sys
 n0, n1, p0, p1, r0, r1 = (int(x) for x in sys.argv[1:7])
 s0, s1, hz, nodes, rooms = float(sys.argv[7]), float(sys.argv[8]), int(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11])
 secs = s1 - s0
-print(f"{rooms} rooms, {nodes} node(s), {secs:.1f} s: nodes {100 * (n1 - n0) / hz / secs / nodes:.1f} % of a core each, "
+each = f"{100 * (n1 - n0) / hz / secs / nodes:.1f} % of a core each" if nodes else "none (the load alone)"
+print(f"{rooms} rooms, {nodes} node(s), {secs:.1f} s: nodes {each}, "
       f"PostgreSQL {100 * (p1 - p0) / hz / secs:.1f} % of a core, {(r1 - r0) / secs:,.0f} rows read/s")
 PY

@@ -523,9 +523,22 @@ def quit_all(pages):
             pass
 
 
-def run_suite(suite, scenarios, extra=None):
+class Checks:
+    """Counts the assertions, so a suite ends with 'N passed, 0 failed' like the unit tests."""
+
+    def __init__(self):
+        self.passed = 0
+
+    def ok(self, cond, what):
+        if not cond:
+            raise Failure(what)
+        self.passed += 1
+
+
+def run_suite(suite, scenarios, extra=None, checks=None, cleanup=None):
     """Runs a suite's scenarios in turn against one server, each with fresh browsers, and
-    reports a failure the same way for every suite. Returns the exit status."""
+    reports a failure the same way for every suite (with `checks`, how many passed).
+    `cleanup` runs last, whatever happened. Returns the exit status."""
     install_signal_handlers()
     server = ServerProcess(extra=extra or [])
     pages = []
@@ -536,12 +549,19 @@ def run_suite(suite, scenarios, extra=None):
             pages.clear()
             scenario(server.base, pages)
         log("PASS")
+        if checks:
+            print(f"{suite}: {checks.passed} passed, 0 failed")
         return 0
     except Failure as e:
-        return report_failure(suite, e, pages, server)
+        code = report_failure(suite, e, pages, server)
+        if checks:
+            print(f"{suite}: {checks.passed} passed, 1 failed")
+        return code
     finally:
         quit_all(pages)
         server.stop()
+        if cleanup:
+            cleanup()
 
 
 def seat_and_start_turn(a, b, base, host, guest):

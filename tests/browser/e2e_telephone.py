@@ -45,19 +45,7 @@ DESCRIPTIONS = {
 ALL_TEXTS = list(SENTENCES.values()) + [CHANGED] + list(DESCRIPTIONS.values())
 
 
-class Checks:
-    """Counts the assertions, so the suite ends with 'N passed, 0 failed' like the unit tests."""
-
-    def __init__(self):
-        self.passed = 0
-
-    def ok(self, cond, what):
-        if not cond:
-            raise Failure(what)
-        self.passed += 1
-
-
-CHECK = Checks()
+CHECK = e2e.Checks()
 
 
 def phone_state(p):
@@ -361,22 +349,7 @@ def game(base, pages):
 
 
 def main():
-    e2e.install_signal_handlers()
-    server = e2e.ServerProcess()
-    pages = []
-    try:
-        server.start()
-        game(server.base, pages)
-        log("PASS")
-        print(f"e2e_telephone: {CHECK.passed} passed, 0 failed")
-        return 0
-    except Failure as e:
-        code = e2e.report_failure("e2e_telephone", e, pages, server)
-        print(f"e2e_telephone: {CHECK.passed} passed, 1 failed")
-        return code
-    finally:
-        e2e.quit_all(pages)
-        server.stop()
+    return e2e.run_suite("e2e_telephone", [game], checks=CHECK)
 
 
 if __name__ == "__main__":

@@ -66,19 +66,7 @@ DRAWINGS = {  # what each one draws (logical 800 x 600)
 bots = []
 
 
-class Checks:
-    """Counts the assertions, so the suite ends with 'N passed, 0 failed' as e2e_telephone.py does."""
-
-    def __init__(self):
-        self.passed = 0
-
-    def ok(self, cond, what):
-        if not cond:
-            raise Failure(what)
-        self.passed += 1
-
-
-CHECK = Checks()
+CHECK = e2e.Checks()
 
 # what the screen shows of the steps: the state it knows, and its markup
 PHONE_JS = """
@@ -393,24 +381,7 @@ def scenario(base, pages):
 
 
 def main():
-    e2e.install_signal_handlers()
-    server = e2e.ServerProcess()
-    pages = []
-    try:
-        server.start()
-        scenario(server.base, pages)
-        log("PASS")
-        print(f"e2e_tv_telephone: {CHECK.passed} passed, 0 failed")
-        return 0
-    except Failure as e:
-        code = e2e.report_failure("e2e_tv_telephone", e, pages, server)
-        print(f"e2e_tv_telephone: {CHECK.passed} passed, 1 failed")
-        return code
-    finally:
-        e2e.quit_all(pages)
-        server.stop()
-        for bot in bots:
-            bot.close()
+    return e2e.run_suite("e2e_tv_telephone", [scenario], checks=CHECK, cleanup=lambda: [bot.close() for bot in bots])
 
 
 if __name__ == "__main__":
