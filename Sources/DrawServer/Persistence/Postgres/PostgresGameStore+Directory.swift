@@ -90,14 +90,20 @@ extension PostgresGameStore {
             reads.rowsRead += rowsRead
             // A node stamps `alive_at` at least once a second (`heartbeatInterval`): one that
             // has not within a lease's length holds no lease any more.
-            let aliveSince = GameDatabase.wallClockMs - Int64(configuration.leases.durationMs)
+            let wallClockMs = GameDatabase.wallClockMs
+            let aliveSince = wallClockMs - Int64(configuration.leases.durationMs)
             var alive: Set<String> = []
-            for (node,) in try await client.rows("""
-                SELECT id FROM node WHERE alive_at >= \(aliveSince)
-                """, as: (String,).self, logger: logger) {
+            var stampedLately: Set<String> = []
+            for (node, aliveAt) in try await client.rows("""
+                SELECT id, alive_at FROM node WHERE alive_at >= \(aliveSince)
+                """, as: (String, Int64).self, logger: logger) {
                 alive.insert(node)
+                if aliveAt > wallClockMs - Self.liveNodeMs { stampedLately.insert(node) }
             }
-            reads.mayHaveOrphans = reads.mirror.mayHaveOrphans(alive: alive)
+            // Eager on purpose: a node silent for `liveNodeMs` may be dead, and the scan then
+            // runs every refresh, taking its rooms the moment their leases run out; until
+            // then it finds nothing, which costs one scan.
+            reads.mayHaveOrphans = reads.mirror.mayHaveOrphans(alive: stampedLately)
             var directory = reads.mirror.directory(for: nodeID, alive: alive)
             directory.liveNodes = 1 + alive.subtracting([nodeID]).count
             var players: [StoredState.Player] = []
