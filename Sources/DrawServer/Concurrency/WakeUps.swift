@@ -52,8 +52,6 @@ struct WakeUps: Sendable {
     /// What the fan-out's prefetch read; kept only so the compiler keeps the reads.
     private var prefetched = 0
 
-    var isEmpty: Bool { deliveries.isEmpty && reservedOn == nil && overflowed.isEmpty && woken.isEmpty && tasks.isEmpty }
-
     /// Collects a frame for a connection; `atOnce`: it may be written as soon as the lock is
     /// released, if it overtakes nothing.
     mutating func deliver(_ frame: WireFrame, to outbox: Outbox, atOnce: Bool = false) {

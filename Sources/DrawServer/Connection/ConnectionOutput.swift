@@ -64,7 +64,6 @@ final class ConnectionOutput {
     /// otherwise. Kept here so a fan-out visits no other object of the connection's; a
     /// plain descriptor, used on this loop only, and taken back there before it is closed.
     var directSocket: CInt?
-    var sinkTakesFramesAtOnce: Bool { directSocket != nil }
 
     init(
         limit: Int, maxFrameSize: Int, delivery: LoopDelivery,
@@ -106,7 +105,7 @@ final class ConnectionOutput {
             close = Outbox.Close(code: .tooSlowToRead, reason: "too slow to read: reconnect with your token")
             return .overflowed(listForDrain: !listedForDrain)
         }
-        if atOnce, !reserved, frames.isEmpty, !listedForDrain, sinkTakesFramesAtOnce {
+        if atOnce, !reserved, frames.isEmpty, !listedForDrain, directSocket != nil {
             reserved = true
             return .reserved
         }
@@ -192,11 +191,11 @@ final class ConnectionOutput {
 
     /// Moves what is queued into `taken` and returns the close to send after it, if any;
     /// false when there is nothing. For tests that read what a connection was sent.
-    func take(into taken: inout [WireFrame], close taken2: inout Outbox.Close?) -> Bool {
+    func take(into taken: inout [WireFrame], close takenClose: inout Outbox.Close?) -> Bool {
         guard !finished, !frames.isEmpty || close != nil else { return false }
         swap(&taken, &frames)
         queuedBytes = 0
-        taken2 = close
+        takenClose = close
         if close != nil { finished = true }
         return true
     }
