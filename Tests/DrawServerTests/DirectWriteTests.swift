@@ -128,7 +128,7 @@ struct DirectWriteTests {
         let (eventLoop, handler, channel) = try await Self.connectionHandler(on: descriptors[0])
 
         // Rounds of drains (1 to 4 frames of 300 to 3,000 bytes, the last flushed, as
-        // `ConnectionWriter.drain` writes them) with, now and then between two drains, a
+        // `ConnectionOutput.drain` writes them) with, now and then between two drains, a
         // frame written through the pipeline as the WebSocket layer writes its pongs.
         var expected: [UInt8] = []
         var rounds: [[(frame: WireFrame, viaPipeline: Bool, flush: Bool)]] = []

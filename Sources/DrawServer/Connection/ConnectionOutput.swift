@@ -201,7 +201,7 @@ final class ConnectionOutput {
     }
 
     /// Writes what is queued, then the close if one was asked for. Runs on the event loop:
-    /// listed, at once (`sendNow`), or when the socket becomes writable again. While the
+    /// when listed (`LoopDelivery`), or when the socket becomes writable again. While the
     /// socket is not writable nothing is taken, so a client that stops reading fills its
     /// bounded queue and is closed with 4008, rather than piling frames up in the channel.
     func drain() {
