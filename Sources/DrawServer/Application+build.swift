@@ -142,7 +142,6 @@ extension DrawServerRuntime {
             metrics.roomsByPhase[phase]?.record(rooms.count(where: { $0 == phase }))
         }
         metrics.players.record(online)
-        postgres?.updateGauges(metrics)
         metrics.storageFailing.record(storageReport?.fault == nil ? 0 : 1)
         metrics.connections.record(server.connectionCount)
     }

@@ -132,8 +132,8 @@ struct GalleryStoreTests {
 struct PostgresGalleryTests {
     @Test func visibilityFiltersPagesAndRemoval() async throws {
         let url = try await TestPostgres.freshDatabase()
-        let store = try await PostgresGameStore.open(url: url, nodeID: "gallery", logger: TestPostgres.logger)
-        try await GalleryContract.check(store) { players, turns in
+        let store = WrittenStore(try await PostgresGameStore.open(url: url, nodeID: "gallery", logger: TestPostgres.logger))
+        try await GalleryContract.check(store.store) { players, turns in
             for player in players { store.playerChanged(player) }
             for turn in turns { store.turnFinished(turn) }
             await store.commitPending()

@@ -31,7 +31,7 @@ extension PostgresFaultTests {
         let status = await one.waitForExit(seconds: 30)
         let took = ContinuousClock.now - start
         print("database gone at SIGTERM: exit \(status.map(String.init) ?? "none") after \(took)")
-        let logged = one.log.contains("database unreachable at exit: changes not written are lost")
+        let logged = one.log.contains("storage still failing at exit: held changes are lost")
         if status == nil || status == 0 || !logged {
             Issue.record("exit \(status.map(String.init) ?? "none (still running)") after \(took); the node's log:\n\(one.log.suffix(8000))")
         }

@@ -22,27 +22,28 @@ extension PostgresStoreTests {
         viaLink.port = link.port
         let clock = ManualServerClock()
         let configuration = PostgresGameStore.Configuration()
-        let store = try await PostgresGameStore.open(
+        let shared = try await PostgresGameStore.open(
             url: viaLink, nodeID: "cut", configuration: configuration, clock: ServerClock(clock), logger: logger
         )
+        let store = WrittenStore(shared)
         let lost = LostRooms(of: store)
-        let writer = Task { try await store.run() }
+        let cluster = Task { try await shared.run() }
         var room = StrokeStorageTests.drawingRoom("PGCLCK")
         let at = Timestamp(milliseconds: 1_000)
         store.roomChanged(room.snapshot(now: at))
-        await store.flush()
-        #expect(store.keeper.withLock { $0.epoch(of: room.code) } == 1)
+        await store.commitPending()
+        #expect(shared.keeper.withLock { $0.epoch(of: room.code) } == 1)
 
         link.freeze()
         _ = room.handle(.chat("held while cut off"), from: PlayerID("ada"), now: at + 10)
         store.roomChanged(room.snapshot(now: at + 10))
         // The batch is taken (its commit now hangs): the watchdog counts from here.
-        try await waitUntil { store.pendingCount == 0 }
+        try await waitUntil { store.writer.waitingCount == 0 }
         clock.advance(by: configuration.stalledCommit - .milliseconds(1))
         try await Task.sleep(for: .milliseconds(100))
-        #expect(store.statistics.fault == nil, "not reported before its deadline")
+        #expect(store.writer.storageReport.fault == nil, "not reported before its deadline")
         clock.advance(by: .milliseconds(1))
-        try await waitUntil { store.statistics.fault != nil }
+        try await waitUntil { store.writer.storageReport.fault != nil }
 
         // The lease, taken at 0 on the store's clock, is valid until 2.5 s (3 s less the
         // margin); its renewals (due from 1 s) hang. Stepped one lease tick at a time, each
@@ -53,7 +54,7 @@ extension PostgresStoreTests {
         while lostAt == nil, clock.now < configuration.leases.duration + .seconds(2) {
             clock.advance(by: configuration.leaseTick)
             store.tickLeases()
-            if store.keeper.withLock({ $0.isLost(room.code) }) { lostAt = clock.now }
+            if shared.keeper.withLock({ $0.isLost(room.code) }) { lostAt = clock.now }
         }
         let when = try #require(lostAt)
         #expect(when >= configuration.leases.validity, "never before the lease's validity ran out")
@@ -64,13 +65,16 @@ extension PostgresStoreTests {
         // Healed: what it held is written under its epoch, and the room is released.
         link.thaw()
         try await waitUntil(seconds: 20) {
-            try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room_leases WHERE code = 'PGCLCK' AND expires_at < now()") == 1
+            // The writer retries what it holds on its clock.
+            clock.advance(by: .milliseconds(100))
+            return try await TestPostgres.integer(url, "SELECT COUNT(*) FROM room_leases WHERE code = 'PGCLCK' AND expires_at < now()") == 1
         }
-        #expect(store.statistics.fault == nil, "the fault cleared once the held batch went in")
+        #expect(store.writer.storageReport.fault == nil, "the fault cleared once the held batch went in")
         #expect(store.pendingCount == 0)
         #expect(try await TestPostgres.integer(url, "SELECT epoch FROM room WHERE code = 'PGCLCK'") == 1)
-        writer.cancel()
-        _ = await writer.result
+        await store.close()
+        cluster.cancel()
+        _ = await cluster.result
         // Wake the sleeps still waiting on the test's clock (the lease tick, watchdogs).
         clock.advance(by: .seconds(10))
         await link.shutdown()
@@ -84,18 +88,20 @@ extension PostgresStoreTests {
         let url = try await TestPostgres.freshDatabase()
         let manual = ManualServerClock()
         let live = LiveTimers()
-        let store = try await PostgresGameStore.open(url: url, nodeID: "calm", clock: live.clock(over: ServerClock(manual)), logger: logger)
-        let writer = Task { try await store.run() }
+        let shared = try await PostgresGameStore.open(url: url, nodeID: "calm", clock: live.clock(over: ServerClock(manual)), logger: logger)
+        let store = WrittenStore(shared)
+        let cluster = Task { try await shared.run() }
         for round in 0..<20 {
             store.playerChanged(PlayerRecord(id: PlayerID("ada"), name: "Ada \(round)", tokenHash: "hash-ada", lastSeen: Timestamp(milliseconds: Int64(round))))
-            await store.flush()
+            await store.commitPending()
         }
         #expect(store.statistics.commits >= 20)
-        // The lease tick's sleep, and at most an iteration under way: its watchdog and its
-        // call's wait for a connection (`StoreConnections`).
-        #expect(live.count <= 3, "\(live.count) timers still live after 20 iterations")
-        writer.cancel()
-        _ = await writer.result
+        // The lease tick's sleep and the directory loop's, and at most a call under way:
+        // a commit's watchdog and its wait for a connection (`StoreConnections`).
+        #expect(live.count <= 4, "\(live.count) timers still live after 20 commits")
+        await store.close()
+        cluster.cancel()
+        _ = await cluster.result
         manual.advance(by: .seconds(10))
     }
 

@@ -12,7 +12,11 @@ import Testing
 struct PostgresStoreTests {
     let logger = TestPostgres.logger
 
-    func open(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> PostgresGameStore {
+    func open(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> WrittenStore {
+        WrittenStore(try await openStore(url, node: node, leaseMs: leaseMs))
+    }
+
+    func openStore(_ url: PostgresStoreURL, node: String, leaseMs: Int = 6_000) async throws -> PostgresGameStore {
         var configuration = PostgresGameStore.Configuration()
         configuration.leases = LeaseKeeper.Configuration(
             duration: .milliseconds(leaseMs), renewAfter: .milliseconds(leaseMs / 3), safetyMargin: .milliseconds(leaseMs / 10)
@@ -29,7 +33,7 @@ struct PostgresStoreTests {
     @Test func migrationsAreSafeWhenNodesStartAtOnce() async throws {
         let url = try await TestPostgres.freshDatabase()
         let stores = try await withThrowingTaskGroup(of: PostgresGameStore.self) { group in
-            for node in ["n1", "n2", "n3", "n4"] { group.addTask { try await self.open(url, node: node) } }
+            for node in ["n1", "n2", "n3", "n4"] { group.addTask { try await self.openStore(url, node: node) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stores.count == 4)
@@ -72,7 +76,7 @@ struct PostgresStoreTests {
         #expect(back.snapshot.code == "PGAAAA")
         #expect(back.snapshot.members == room.snapshot(now: now).members)
         #expect(back.frames == sent, "every frame, in order")
-        #expect(second.keeper.withLock { $0.epoch(of: room.code) } == 2)
+        #expect(second.store.keeper.withLock { $0.epoch(of: room.code) } == 2)
         await second.close()
     }
 
@@ -104,86 +108,46 @@ struct PostgresStoreTests {
         await second.close()
     }
 
-    /// Frames a failed commit gave back (`retain`) go in before the frames drawn since; past
-    /// the bound the oldest rows go first, whole.
-    @Test func framesKeptAfterAFailedCommitAreWrittenFirstAndDroppedOldestFirst() async throws {
-        let url = try await TestPostgres.freshDatabase()
-        var configuration = PostgresGameStore.Configuration()
-        configuration.maxRetainedChanges = 45
-        let store = try await PostgresGameStore.open(url: url, nodeID: "keeper", configuration: configuration, logger: logger)
-        let now = Timestamp(milliseconds: 1_000)
-        let (kept, dropped) = (StrokeStorageTests.drawingRoom("PGKEEP"), StrokeStorageTests.drawingRoom("PGCUT2"))
-        let sent = frames(60)
-        // What a failed commit gives back: the frames it had taken.
-        func given(_ frames: ArraySlice<StrokeLog.Frame>, of room: Room) -> StrokeRuns {
-            var runs = StrokeRuns()
-            for frame in frames { runs.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
-            return runs
-        }
-        func draw(_ frames: ArraySlice<StrokeLog.Frame>, in room: Room) {
-            for frame in frames { store.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
-        }
-
-        // Within the bound: everything goes in, the frames given back first.
-        store.roomChanged(kept.snapshot(now: now))
-        draw(sent[20..<40], in: kept)
-        store.retain([], strokes: given(sent[0..<20], of: kept))
-        #expect(store.pendingCount == 41 && store.statistics.droppedChanges == 0)
-        await store.commitPending()
-
-        // Past it (61 waiting, 45 kept at most): the oldest row goes, whole.
-        store.roomChanged(dropped.snapshot(now: now))
-        draw(sent[30..<60], in: dropped)
-        store.retain([], strokes: given(sent[0..<30], of: dropped))
-        #expect(store.pendingCount == 31 && store.statistics.droppedChanges == 30)
-        await store.commitPending()
-        #expect(store.statistics.failedCommits == 0 && store.pendingCount == 0)
-        await store.close()
-
-        let again = try await open(url, node: "keeper")
-        let rooms = try await again.load().rooms
-        #expect(rooms.first { $0.snapshot.code == kept.code.rawValue }?.frames == Array(sent[0..<40]))
-        #expect(rooms.first { $0.snapshot.code == dropped.code.rawValue }?.frames == Array(sent[30..<60]))
-        await again.close()
-    }
-
     /// A primary lost after its `COMMIT` reached the standby: the transaction is in, its
-    /// answer is not. The node writes the batch again under the same id, and the promoted
-    /// server takes it once: no stroke row, turn or game twice.
+    /// answer is not. The writer tries the batch again alone, under the same id, and the
+    /// store takes it once: no stroke row, turn or game twice. Frames drawn meanwhile wait
+    /// behind it.
     @Test func aBatchWhoseCommitWentUnansweredIsWrittenOnce() async throws {
         let url = try await TestPostgres.freshDatabase()
-        let store = try await open(url, node: "doubter")
+        let store = try await openStore(url, node: "doubter")
+        let lossy = AnswerLost(store)
+        let node = WrittenStore(store, backend: lossy)
         let room = StrokeStorageTests.drawingRoom("PGDUBT")
         let now = Timestamp(milliseconds: 1_000)
         let sent = frames(30)
-        var strokes = StrokeRuns()
-        for frame in sent[0..<20] { strokes.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
         let turn = TurnRecord(
             roomCode: room.code, game: 1, turn: 1, round: 1, drawer: PlayerID("ada"), word: "cat", reason: .allGuessed,
             scores: [PlayerID("ada"): 10], strokes: StrokeLog(size: .standard, word: "cat", frames: Array(sent[0..<2])),
             ratings: RatingCounts(likes: 0, dislikes: 0), drawing: nil
         )
         let game = GameRecord(roomCode: room.code, game: 1, ranking: [RankEntry(id: PlayerID("ada"), name: "Ada", score: 10, place: 1)])
-        let changes: [PostgresGameStore.Change] = [.room(room.snapshot(now: now)), .turn(turn), .game(game)]
 
         // The first try commits; as far as the node knows it failed, so the batch waits in
         // doubt, and frames drawn since wait behind it.
-        #expect(await store.write(changes, strokes: strokes, batch: 7))
-        store.keepInDoubt(changes, strokes: strokes, id: 7)
-        for frame in sent[20..<30] { store.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
-        #expect(store.pendingCount == 3 + 20 + 10)
-        #expect(await store.commitPending())
-        #expect(store.pendingCount == 0 && store.statistics.failedCommits == 0)
+        lossy.loseNext(.afterCommit)
+        node.roomChanged(room.snapshot(now: now))
+        for frame in sent[0..<20] { node.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        node.turnFinished(turn)
+        node.gameFinished(game)
+        #expect(await node.commitPending() == false)
+        for frame in sent[20..<30] { node.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        #expect(await node.commitPending())
+        #expect(node.pendingCount == 0 && node.statistics.failedCommits == 1)
         #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM turn") == 1)
         #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM game") == 1)
 
         // A batch in doubt that had not gone in is written, under its id, like any other.
-        var more = StrokeRuns()
         let later = frames(5, from: 100)
-        for frame in later { more.add(frame, room: room.code.rawValue, generation: room.canvasGeneration) }
-        store.keepInDoubt([], strokes: more, id: 8)
-        #expect(await store.commitPending())
-        await store.close()
+        lossy.loseNext(.beforeCommit)
+        for frame in later { node.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame) }
+        #expect(await node.commitPending() == false)
+        try await waitUntil { node.pendingCount == 0 && node.writer.storageReport.fault == nil }
+        await node.close()
 
         let again = try await open(url, node: "doubter")
         let back = try #require(try await again.load().rooms.first { $0.snapshot.code == room.code.rawValue })
@@ -249,7 +213,7 @@ struct PostgresStoreTests {
         a.roomChanged(room.snapshot(now: now))
         a.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frames(1)[0])
         await a.commitPending()
-        #expect(a.keeper.withLock { $0.epoch(of: room.code) } == 1)
+        #expect(a.store.keeper.withLock { $0.epoch(of: room.code) } == 1)
         #expect(await b.leases.acquire(room.code) == .heldElsewhere, "only one node holds the lease")
 
         // B's writes for A's room are refused before they reach the table.
@@ -266,7 +230,7 @@ struct PostgresStoreTests {
         var takenAt: Int64?
         if case .acquired(let epoch) = await b.leases.acquire(room.code) { takenAt = epoch }
         #expect(takenAt == 2)
-        b.keeper.withLock { k in
+        b.store.keeper.withLock { k in
             k.forget(room.code)
             _ = k.want(room.code, now: b.now)
             _ = k.acquired(room.code, epoch: 2)
@@ -286,7 +250,7 @@ struct PostgresStoreTests {
         try await waitUntil { !lostOnA.rooms.isEmpty }
         #expect(lostOnA.rooms == [room.code])
         #expect(a.statistics.fencedRooms == 1)
-        #expect(a.keeper.withLock { $0.isLost(room.code) })
+        #expect(a.store.keeper.withLock { $0.isLost(room.code) })
         #expect(try await TestPostgres.string(url, "SELECT node_id FROM room WHERE code = 'PGCCCC'") == "node-b", "the stale close deleted nothing")
         #expect(try await TestPostgres.integer(url, "SELECT COUNT(*) FROM stroke WHERE room_code = 'PGCCCC'") == strokeRows)
         // Later writes from A for the room are dropped without asking the store.

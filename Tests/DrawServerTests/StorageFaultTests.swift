@@ -86,10 +86,10 @@ struct StorageFaultTests {
 
         func failNext(_ faults: [StorageFault]) { failures.withLock { $0 += faults } }
 
-        func commit(_ changes: [PersistenceWriter.Change], behind: Bool) async throws -> Bool {
+        func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
             if let fault = failures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw Refused(fault: fault) }
-            committed.withLock { $0.append(changes) }
-            return false
+            committed.withLock { $0.append(batch.changes) }
+            return StorageCommit()
         }
 
         func fault(for error: any Error) -> StorageFault { (error as? Refused)?.fault ?? StorageFault(.other, detail: "\(error)") }

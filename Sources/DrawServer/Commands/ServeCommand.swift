@@ -260,8 +260,9 @@ package struct ServeCommand: AsyncParsableCommand {
         let app = buildApplication(runtime: runtime)
         // Graceful shutdown runs in reverse order: the lifecycle drains (1012 to every
         // client) while the HTTP server still runs, then the server stops, then the
-        // writer commits what is left.
-        let writers: [any Service] = (runtime.writer.map { [$0] } ?? []) + (runtime.postgres.map { [$0] } ?? [])
+        // writer commits what is left, then the PostgreSQL store releases the leases of
+        // the rooms written.
+        let writers: [any Service] = (runtime.postgres.map { [$0] } ?? []) + (runtime.writer.map { [$0] } ?? [])
         let services: [any Service] = writers + [app, LifecycleService(runtime: runtime)]
         let group = ServiceGroup(configuration: .init(
             services: services.map { .init(service: $0) },

@@ -51,6 +51,15 @@ struct HeldChanges: Sendable {
     var isEmpty: Bool { items.isEmpty }
     var count: Int { items.count }
 
+    init() {}
+
+    init(_ changes: [PersistenceWriter.Change], at now: Int64) {
+        append(changes, at: now)
+    }
+
+    /// The rooms the held changes write.
+    var rooms: Set<RoomCode> { Set(items.lazy.compactMap(\.change.room)) }
+
     mutating func append(_ changes: [PersistenceWriter.Change], at now: Int64) {
         items.reserveCapacity(items.count + changes.count)
         for change in changes {
@@ -58,6 +67,17 @@ struct HeldChanges: Sendable {
             items.append(Item(change: change, bytes: size, heldAt: now))
             bytes += size
         }
+    }
+
+    /// Puts `changes` in front of the held ones: they are older (a batch's changes the
+    /// backend deferred).
+    mutating func prepend(_ changes: [PersistenceWriter.Change], at now: Int64) {
+        guard !changes.isEmpty else { return }
+        var older = HeldChanges(changes, at: now)
+        older.items += items
+        older.bytes += bytes
+        older.wholeCanvases = wholeCanvases
+        self = older
     }
 
     mutating func removeAll() {

@@ -53,6 +53,18 @@ package final class PersistenceWriter: GameStore, Service {
         case heartbeat
         /// Not a change: resumed once everything queued before it is committed.
         case flushed(CheckedContinuation<Bool, Never>)
+
+        /// The room the change writes, if any.
+        var room: RoomCode? {
+            switch self {
+            case .room(let snapshot): RoomCode(parsing: snapshot.code)
+            case .frame(let room, _, _), .roomClosed(let room): room
+            case .turn(let record): record.roomCode
+            case .game(let record): record.roomCode
+            case .turnRated(let rating): rating.roomCode
+            case .player, .heartbeat, .flushed: nil
+            }
+        }
     }
 
     private struct Pending: Sendable {
@@ -95,6 +107,25 @@ package final class PersistenceWriter: GameStore, Service {
 
     package var statistics: Statistics { totals.withLock { $0 } }
     var storageReport: StorageReport { published.withLock { $0 } }
+
+    /// Changes waiting for the next batch.
+    var waitingCount: Int { pending.withLock { $0.changes.count } }
+
+    /// The rooms of the changes waiting for the next batch.
+    var pendingRooms: Set<RoomCode> {
+        pending.withLock { p in
+            var rooms = Set<RoomCode>()
+            var last: RoomCode?
+            // A drawer's frames come in runs of one room: a room equal to the one before is
+            // not hashed again.
+            for change in p.changes {
+                guard let room = change.room, room != last else { continue }
+                rooms.insert(room)
+                last = room
+            }
+            return rooms
+        }
+    }
 
     /// The capacity of the emptied batch waiting to be reused.
     var spareCapacity: Int { pending.withLock { $0.spare.capacity } }
@@ -164,7 +195,7 @@ package final class PersistenceWriter: GameStore, Service {
             while !Task.isCancelled {
                 await self.waitForBatch()
                 // Held changes are retried with `alive_at` anyway: no heartbeat piles up.
-                if self.elapsed - lastCommit >= .seconds(1), loop.held.isEmpty {
+                if self.elapsed - lastCommit >= .seconds(1), !loop.isHolding {
                     var wakes = WakeUps()
                     self.enqueue(.heartbeat, wakes: &wakes)
                     wakes.run()

@@ -18,8 +18,8 @@ final class SQLiteBackend: StorageBackend {
         self.commitThread = IdleCommitThread(clock: clock)
     }
 
-    func commit(_ changes: [PersistenceWriter.Change], behind: Bool) async throws -> Bool {
-        let (database, retention) = (self.database, self.retention)
+    func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
+        let (database, retention, changes) = (self.database, self.retention, batch.changes)
         let transaction: @Sendable (Database) throws -> Void = { db in
             try database.applyTestPageLimit(db)
             try PersistenceWriter.apply(changes, to: db, retention: retention)
@@ -28,10 +28,10 @@ final class SQLiteBackend: StorageBackend {
         // idle time that is not there: it runs on GRDB's queue, whose share of a busy core
         // does not depend on idle time.
         if !behind, try await commitThread.run(startWithin: idleStartPatience, { try database.pool.write(transaction) }) != nil {
-            return true
+            return StorageCommit(onIdleThread: true)
         }
         try await database.pool.write(transaction)
-        return false
+        return StorageCommit()
     }
 
     func fault(for error: any Error) -> StorageFault { StorageFault(sqlite: error) }

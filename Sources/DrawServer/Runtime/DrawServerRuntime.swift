@@ -19,8 +19,10 @@ package final class DrawServerRuntime: Sendable {
     let metrics: ServerMetrics
     let readiness = Readiness()
     let database: GameDatabase?
+    /// Batches the game's changes into the SQLite file or, with `postgres`, PostgreSQL.
     package let writer: PersistenceWriter?
-    /// The PostgreSQL store (`--store`), instead of the SQLite database and writer.
+    /// The PostgreSQL store (`--store`), instead of the SQLite database: the writer's
+    /// backend, and the cluster's leases and directory.
     package let postgres: PostgresGameStore?
     /// Messages between nodes (LISTEN/NOTIFY) on a shared store.
     let bus: ClusterBus?
@@ -65,17 +67,20 @@ package final class DrawServerRuntime: Sendable {
         }
         self.metrics = metrics
         self.postgres = postgres
+        var persistence = configuration.persistence
+        persistence.canvas = configuration.room.canvas
         if let postgres {
             self.database = nil
-            self.writer = nil
+            let writer = PersistenceWriter(backend: postgres, configuration: persistence, metrics: metrics, logger: logger, clock: clock)
+            self.writer = writer
             let bus = ClusterBus(
                 store: postgres, clock: clock,
                 advertise: configuration.cluster.advertise ?? "http://\(configuration.host):\(configuration.port)", logger: logger
             )
             let server = GameServer(
-                configuration: configuration, logger: logger, store: postgres, metrics: metrics, eventLoopGroup: eventLoopGroup,
+                configuration: configuration, logger: logger, store: writer, metrics: metrics, eventLoopGroup: eventLoopGroup,
                 readPollers: pollers, clock: clock, moderation: Moderation(store: postgres, archive: postgres),
-                remoteRooms: RemoteRooms(store: postgres, messenger: bus, clock: clock), lockAudit: lockAudit
+                remoteRooms: RemoteRooms(store: SharedStoreLink(store: postgres, writer: writer), messenger: bus, clock: clock), lockAudit: lockAudit
             )
             self.server = server
             self.bus = bus
@@ -89,8 +94,6 @@ package final class DrawServerRuntime: Sendable {
         } else if let path = configuration.databasePath {
             followers = nil
             let database = try GameDatabase(path: path, testPageLimitFile: configuration.testPageLimitFile)
-            var persistence = configuration.persistence
-            persistence.canvas = configuration.room.canvas
             let writer = PersistenceWriter(database: database, configuration: persistence, metrics: metrics, logger: logger, clock: clock)
             self.database = database
             self.writer = writer
@@ -118,12 +121,6 @@ package final class DrawServerRuntime: Sendable {
     private static func follow(_ postgres: PostgresGameStore, server: GameServer, bus: ClusterBus, metrics: ServerMetrics) async {
         for await event in postgres.events {
             switch event {
-            case .commitFailed:
-                metrics.dbCommitFailures.increment()
-            case .committed(let changes, let frames, let took):
-                metrics.dbBatchChanges.record(changes)
-                metrics.dbCommitTime.recordNanoseconds(took.nanoseconds)
-                metrics.dbStrokeFrames.increment(by: frames)
             case .roomLost(let code):
                 // Another node took the room over (or this node could not renew in time).
                 if server.room(code) != nil { metrics.roomsLost.increment() }
@@ -220,7 +217,6 @@ package final class DrawServerRuntime: Sendable {
         if let writer, await !writer.flush() {
             logger.warning("storage failing while draining: held changes are retried until exit", metadata: ["bytes": "\(writer.storageReport.heldBytes)"])
         }
-        await postgres?.flush()
         removalWatch.withLock { $0?.cancel() }
         renderThread.stop()
         logger.info("drained", metadata: ["connections left": "\(server.connectionCount)"])
@@ -282,7 +278,7 @@ extension DrawServerRuntime {
     func handOver(_ postgres: PostgresGameStore) async {
         let codes = server.withDirectory { Array($0.rooms.keys) }.sorted()
         for code in codes { server.abandon(code) }
-        await postgres.flush()
+        await writer?.flush()
         let released = await postgres.releaseAll()
         await bus?.announceReleased(released)
         bus?.stop()
@@ -290,7 +286,7 @@ extension DrawServerRuntime {
     }
 
     /// The store's fault state, whichever store this node writes to; nil without one.
-    var storageReport: StorageReport? { writer?.storageReport ?? postgres?.storageReport }
+    var storageReport: StorageReport? { writer?.storageReport }
 }
 
 /// Runs the runtime's start-up and drain around the application's life. Listed after the

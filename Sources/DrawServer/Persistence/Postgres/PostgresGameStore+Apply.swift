@@ -6,13 +6,50 @@ import PostgresNIO
 import Rooms
 import Synchronization
 
-extension PostgresGameStore {
+extension PostgresGameStore: StorageBackend {
     /// Claims the batch's new rooms, then writes the batch in one transaction, each room
-    /// only while its lease is still this node's. Returns false (and keeps the changes for
-    /// the next commit) when the database could not be written. `batch` names the batch
-    /// in the store, so a batch written `retry`ing one whose commit went unanswered is not
-    /// written twice.
-    func write(_ changes: [Change], strokes: StrokeRuns, batch: Int64, retry: Bool = false) async -> Bool {
+    /// only while its lease is still this node's. The batch's id names it in the store, so
+    /// a batch tried again because its commit went unanswered is not written twice.
+    func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
+        // Frames go into their room's packed stroke rows, which is what the store keeps.
+        var changes: [PersistenceWriter.Change] = []
+        var strokes = StrokeRuns()
+        for change in batch.changes {
+            switch change {
+            case .frame(let room, let generation, let frame): strokes.add(frame, room: room.rawValue, generation: generation)
+            case .heartbeat, .flushed: break
+            default: changes.append(change)
+            }
+        }
+        let leftOut = try await write(changes, strokes: strokes, batch: batch.id)
+        guard !leftOut.isEmpty else { return StorageCommit() }
+        return StorageCommit(deferred: batch.changes.filter { $0.room.map(leftOut.contains) ?? false })
+    }
+
+    /// Every failure is the database unreachable, but for what PostgreSQL refused as
+    /// wrong (bad data, a constraint, a query it cannot run): retried, those would block
+    /// every later change.
+    func fault(for error: any Error) -> StorageFault {
+        let detail = StoreOpenError.reason(error)
+        if let error = error as? PSQLError, let state = error.serverInfo?[.sqlState], ["22", "23", "42"].contains(String(state.prefix(2))) {
+            return StorageFault(.other, detail: detail)
+        }
+        return StorageFault(.unreachable, detail: detail)
+    }
+
+    /// A claim that got no answer happened before the batch's transaction: nothing of it is
+    /// in. Any other failure may have come after PostgreSQL committed (the answer to
+    /// `COMMIT` lost with its server).
+    func mayHaveCommitted(_ error: any Error) -> Bool { !(error is ClaimUnanswered) }
+
+    func holding(rooms: Set<RoomCode>) { heldRooms.withLock { $0 = rooms } }
+
+    var stallLimit: Duration? { configuration.stalledCommit }
+
+    /// Writes `changes` and `strokes` under the batch id `batch`; returns the rooms it left
+    /// out, to write in a later batch (a lease being acquired meanwhile). A lost room's
+    /// changes are dropped: another node runs it now.
+    func write(_ changes: [PersistenceWriter.Change], strokes: StrokeRuns, batch: Int64) async throws -> Set<RoomCode> {
         let rooms = Self.rooms(of: changes).union(strokes.rooms.compactMap(RoomCode.init(parsing:)))
         let claims = keeper.withLock { k in
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
@@ -20,15 +57,11 @@ extension PostgresGameStore {
         await perform(claims)
         // A claim the store could not answer (neither granted nor refused): it is
         // unreachable, and the transaction would wait out the connection patience again
-        // only to fail. Kept whole for the next try.
+        // only to fail. The batch is tried again whole.
         let unanswered = keeper.withLock { k in
             claims.contains { if case .acquire(let code) = $0 { !k.isTracked(code) } else { false } }
         }
-        if unanswered {
-            noteFailure(ClaimUnanswered())
-            if retry { keepInDoubt(changes, strokes: strokes, id: batch) } else { retain(changes, strokes: strokes) }
-            return false
-        }
+        if unanswered { throw ClaimUnanswered() }
         var epochs: [RoomCode: Int64] = [:]
         var unclaimed = Set<RoomCode>()
         // Rooms this node stopped running when their leases ran out (the database was
@@ -48,8 +81,13 @@ extension PostgresGameStore {
                 }
             }
         }
-        // A lost room's changes are dropped otherwise: another node runs it now. (Copied only then:
-        // each copy retains every change's payload.)
+        // What this batch's first try left out: if that try went in, they are still to write.
+        let leftFirst = leftOut.withLock { l -> Set<RoomCode>? in
+            if let l, l.batch == batch { return l.rooms }
+            l = (batch, unclaimed)
+            return nil
+        }
+        // Copied only when some room is left out: each copy retains every change's payload.
         let writable = epochs.count == rooms.count ? changes : changes.filter { change in change.room.map { epochs[$0] != nil } ?? true }
         var writableStrokes = strokes
         if epochs.count != rooms.count {
@@ -57,58 +95,40 @@ extension PostgresGameStore {
         }
         let (nodeID, retention) = (self.nodeID, configuration.turnRetention)
         let logger = self.logger
-        // The claim itself failed (the database was briefly unreachable): try again. Not
-        // part of this batch's transaction, so never in doubt.
-        func retainUnclaimed() {
-            guard !unclaimed.isEmpty else { return }
-            var unclaimedStrokes = strokes
-            unclaimedStrokes.removeRooms { room in !(RoomCode(parsing: room).map(unclaimed.contains) ?? false) }
-            retain(changes.filter { $0.room.map(unclaimed.contains) ?? false }, strokes: unclaimedStrokes)
+        let limit = configuration.writeLimit(changes: writable.count + writableStrokes.frames)
+        let (epochsNow, strokesNow) = (epochs, writableStrokes)
+        let written = try await client.withOpenTransaction(limit: .at(limit), logger: logger) { connection in
+            try await Self.apply(
+                writable, strokes: strokesNow, epochs: epochsNow, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
+            )
         }
-        do {
-            let limit = configuration.writeLimit(changes: writable.count + writableStrokes.frames)
-            let (strokes, epochs) = (writableStrokes, epochs)
-            let fenced = try await client.withOpenTransaction(limit: .at(limit), logger: logger) { connection in
-                try await Self.apply(
-                    writable, strokes: strokes, epochs: epochs, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
-                )
-            }
-            retainUnclaimed()
-            var actions: [LeaseAction] = []
-            keeper.withLock { k in
-                for code in fenced.sorted() {
-                    if let epoch = epochs[code] { actions += k.fenced(code, epoch: epoch) }
-                }
-                for case .roomClosed(let code) in writable where !fenced.contains(code) {
-                    actions += k.release(code)
-                }
-            }
-            keeper.withLock { k in
-                for code in expired.keys { k.heldChangesWritten(code) }
-            }
-            for (code, epoch) in expired.sorted(by: { $0.key < $1.key }) where !fenced.contains(code) {
-                actions.append(.release(code, epoch: epoch))
-            }
+        leftOut.withLock { $0 = nil }
+        // Nil: the batch's first try went in, without what it left out then.
+        guard let fenced = written else { return leftFirst ?? [] }
+        var actions: [LeaseAction] = []
+        keeper.withLock { k in
             for code in fenced.sorted() {
-                if let epoch = epochs[code] { logger.warning("\(StaleLeaseError(room: code, node: nodeID, epoch: epoch))") }
+                if let epoch = epochs[code] { actions += k.fenced(code, epoch: epoch) }
             }
-            countFenced(fenced.count)
-            await perform(actions)
-            noteSuccess()
-            return true
-        } catch {
-            noteFailure(error)
-            // The error may have come after PostgreSQL committed (the answer to `COMMIT`
-            // lost with its server): the batch is in doubt.
-            keepInDoubt(writable, strokes: writableStrokes, id: batch)
-            retainUnclaimed()
-            return false
+            for case .roomClosed(let code) in writable where !fenced.contains(code) {
+                actions += k.release(code)
+            }
+            for code in expired.keys { k.heldChangesWritten(code) }
         }
+        for (code, epoch) in expired.sorted(by: { $0.key < $1.key }) where !fenced.contains(code) {
+            actions.append(.release(code, epoch: epoch))
+        }
+        for code in fenced.sorted() {
+            if let epoch = epochs[code] { logger.warning("\(StaleLeaseError(room: code, node: nodeID, epoch: epoch))") }
+        }
+        countFenced(fenced.count)
+        await perform(actions)
+        return unclaimed
     }
 
     /// The rooms a batch touches. A drawer's frames come in runs of one room, so a room
     /// equal to the one before is not hashed again.
-    static func rooms(of changes: [Change]) -> Set<RoomCode> {
+    static func rooms(of changes: [PersistenceWriter.Change]) -> Set<RoomCode> {
         var rooms = Set<RoomCode>()
         var last: RoomCode?
         for change in changes {
@@ -120,7 +140,8 @@ extension PostgresGameStore {
     }
 
     /// Writes one batch on `connection`, inside its transaction. Returns the rooms whose
-    /// writes were refused because the store has a newer epoch for them.
+    /// writes were refused because the store has a newer epoch for them; nil when the
+    /// batch was in the store already (its id is the node's last batch).
     ///
     /// Set-based (one statement per kind of row, through UNNEST), so a batch costs about ten
     /// round trips however many rooms it touches: this node's heartbeat with the batch's
@@ -128,9 +149,9 @@ extension PostgresGameStore {
     /// (`PackedFrames`), each room's last snapshot, the closes, turns, games and players.
     /// A batch whose id the node's row already has is in: nothing is written again.
     static func apply(
-        _ changes: [Change], strokes: StrokeRuns, epochs: [RoomCode: Int64], batch id: Int64, node: String, retention: Int,
+        _ changes: [PersistenceWriter.Change], strokes: StrokeRuns, epochs: [RoomCode: Int64], batch id: Int64, node: String, retention: Int,
         on connection: PostgresConnection, logger: Logger
-    ) async throws -> Set<RoomCode> {
+    ) async throws -> Set<RoomCode>? {
         let now = GameDatabase.wallClockMs
         // First, so the node's row is locked for the transaction and a batch in doubt is
         // known before anything is written twice.
@@ -144,7 +165,7 @@ extension PostgresGameStore {
         for try await _ in marked.decode(String.self) { alreadyIn = false }
         if alreadyIn {
             logger.notice("a batch whose commit went unanswered was in the store already", metadata: ["batch": "\(id)"])
-            return []
+            return nil
         }
         var fenced = Set<RoomCode>()
         if !epochs.isEmpty {
@@ -186,7 +207,7 @@ private struct Batch {
     var players: [String: PlayerRecord] = [:]
     var ratings: [TurnRating] = []
 
-    mutating func add(_ change: PostgresGameStore.Change) {
+    mutating func add(_ change: PersistenceWriter.Change) {
         switch change {
         case .player(let record): players[record.id.rawValue] = record
         case .room(let snapshot): snapshots[snapshot.code] = snapshot
@@ -194,6 +215,7 @@ private struct Batch {
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)
         case .turnRated(let rating): ratings.append(rating)
+        case .frame, .heartbeat, .flushed: break
         }
     }
 

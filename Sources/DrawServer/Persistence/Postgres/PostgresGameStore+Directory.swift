@@ -88,7 +88,7 @@ extension PostgresGameStore {
             }
             reads.since = since
             reads.rowsRead += rowsRead
-            // A node stamps `alive_at` at least once a second (`heartbeatInterval`): one that
+            // A node stamps `alive_at` at least once a second (the writer's `.heartbeat`): one that
             // has not within a lease's length holds no lease any more.
             let wallClockMs = GameDatabase.wallClockMs
             let aliveSince = wallClockMs - Int64(configuration.leases.durationMs)
@@ -164,23 +164,8 @@ extension PostgresGameStore {
     }
 
     /// How recently a node must have stamped `alive_at` for a player to be sent to it: an
-    /// idle node stamps it every second (`heartbeatInterval`), a busy one at every commit.
+    /// idle node stamps it every second (the writer's `.heartbeat`), a busy one at every commit.
     static let liveNodeMs: Int64 = 1_500
-
-    /// Stamps this node's `alive_at`; false when the store could not be written.
-    @discardableResult
-    func heartbeat() async -> Bool {
-        do {
-            try await client.execute("""
-                INSERT INTO node (id, alive_at) VALUES (\(nodeID), \(GameDatabase.wallClockMs))
-                ON CONFLICT (id) DO UPDATE SET alive_at = excluded.alive_at
-                """, logger: logger)
-            return true
-        } catch {
-            logger.error("store heartbeat failed", metadata: ["error": "\(StoreOpenError.reason(error))"])
-            return false
-        }
-    }
 
     /// Takes over the rooms of nodes that are gone and tells them (`Event.orphans`): the
     /// server runs what it can and releases the rest.
@@ -207,9 +192,14 @@ extension PostgresGameStore {
     }
 }
 
-/// Other nodes' players and rooms, as the remote rooms ask for them.
-extension PostgresGameStore: RemoteRooms.SharedStore {
-    func otherNodesPlayer(tokenHash: String) async -> StoredState.Player? { await player(tokenHash: tokenHash) }
-    func leaseHolder(of code: RoomCode) async -> String? { await leaseOwner(of: code) }
-    func roomOf(_ player: PlayerID) async -> RoomCode? { await storedRoom(of: player) }
+/// Other nodes' players and rooms, as the remote rooms ask for them: read from the store,
+/// after this node's own changes, which the writer commits there.
+struct SharedStoreLink: RemoteRooms.SharedStore {
+    let store: PostgresGameStore
+    let writer: PersistenceWriter
+
+    func otherNodesPlayer(tokenHash: String) async -> StoredState.Player? { await store.player(tokenHash: tokenHash) }
+    func leaseHolder(of code: RoomCode) async -> String? { await store.leaseOwner(of: code) }
+    func roomOf(_ player: PlayerID) async -> RoomCode? { await store.storedRoom(of: player) }
+    func flush() async { await writer.flush() }
 }

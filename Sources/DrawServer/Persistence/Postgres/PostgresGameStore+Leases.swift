@@ -24,11 +24,13 @@ extension PostgresGameStore {
         }
     }
 
-    /// Releases every lease this node holds (its rooms were stopped and flushed); returns
-    /// the rooms released: none when the database could not be told (their leases then
-    /// run out by themselves, and there is nothing to tell the other nodes about now).
+    /// Releases every lease this node holds (its rooms were stopped and flushed) but those
+    /// of rooms the writer still holds changes for; returns the rooms released: none when
+    /// the database could not be told (their leases then run out by themselves, and there
+    /// is nothing to tell the other nodes about now).
     func releaseAll() async -> [RoomCode] {
-        let actions = keeper.withLock { k in k.leases.keys.sorted().flatMap { k.release($0) } }
+        let unwritten = heldRooms.withLock { $0 }
+        let actions = keeper.withLock { k in k.leases.keys.filter { !unwritten.contains($0) }.sorted().flatMap { k.release($0) } }
         let held = actions.compactMap { if case .release(let code, let epoch) = $0 { (code, epoch) } else { nil } }
         let others = actions.filter { if case .release = $0 { false } else { true } }
         await perform(others)

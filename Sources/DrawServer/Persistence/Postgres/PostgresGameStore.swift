@@ -6,30 +6,21 @@ import Rooms
 import ServiceLifecycle
 import Synchronization
 
-/// The PostgreSQL store (`serve --store postgres://...`): the same records as the SQLite
-/// `PersistenceWriter`, batched the same way (the hot path only appends to a list under a
-/// lock, and packs a drawing frame into its room's stroke row; a commit every `interval`),
-/// so several nodes can share one database.
+/// The PostgreSQL store (`serve --store postgres://...`), so several nodes can share one
+/// database: the `PersistenceWriter`'s backend for the game's records (the writer batches
+/// and holds them exactly as it does for SQLite), and the cluster's side of the database:
+/// the rooms' leases, the directory of the other nodes' rooms and players, the take-over
+/// of a dead node's rooms, the gallery and moderation.
 ///
 /// Every room write is fenced by the room's lease (`LeaseKeeper`, `PostgresLeases`): a
 /// room is claimed the first time it is written, its rows carry the lease's epoch, and a
 /// batch writes a room only while the store still has this node's epoch for it (checked
 /// under a row lock in the batch's transaction). A refused room is reported lost
 /// (`Event.roomLost`) and the node stops running it.
-package final class PostgresGameStore: GameStore, Service {
+package final class PostgresGameStore: Service {
     package struct Configuration: Sendable {
-        /// The longest a change waits before it is committed.
-        var interval: Duration = .milliseconds(75)
-        /// Commit early once this many changes (a drawing frame counts as one) are waiting.
-        /// Each commit is about ten round trips whatever its size, so a busy node writes
-        /// fewer, larger batches.
-        var maxBatch = 16_384
         /// Finished turns kept (with their stroke logs); older ones are deleted.
         var turnRetention = 5_000
-        /// Changes (a drawing frame counts as one) kept for the next commit while the
-        /// database is unreachable; past this, the oldest frames are dropped first, then the
-        /// oldest other changes (and logged).
-        var maxRetainedChanges = 200_000
         var leases = LeaseKeeper.Configuration()
         /// How often the leases are checked: renewals due, leases run out. Well inside
         /// `LeaseKeeper.Configuration.safetyMargin`.
@@ -41,9 +32,9 @@ package final class PostgresGameStore: GameStore, Service {
         /// (a node killed a moment ago: PostgreSQL ends its session when it sees the socket
         /// close) before refusing.
         var identityPatience: Duration = .seconds(3)
-        /// A commit still waiting after this long counts as a fault: the client waits for a
-        /// connection without a deadline while the database is unreachable, and the commit
-        /// is not cancelled (it may already be in the database), only reported.
+        /// A commit still waiting after this long is reported as a fault (the writer's
+        /// `StorageBackend.stallLimit`): it is not cancelled, since it may already be in the
+        /// database.
         var stalledCommit: Duration = .seconds(2)
         /// How long a database call waits for the pool to hand it a connection before it
         /// fails as the database being unreachable (`StoreConnections`): the writer loop,
@@ -58,55 +49,6 @@ package final class PostgresGameStore: GameStore, Service {
         /// A batch of `changes` (frames counted) may take `callLimit` plus a millisecond
         /// for every 20: a batch held through a long outage is large.
         func writeLimit(changes: Int) -> Duration { callLimit + .milliseconds(changes / 20) }
-    }
-
-    /// A change other than a drawing frame: frames go straight into their room's packed
-    /// stroke row (`StrokeRuns`), which is what a batch writes of them anyway.
-    enum Change: Sendable {
-        indirect case player(PlayerRecord)
-        indirect case room(RoomSnapshot)
-        case roomClosed(RoomCode)
-        indirect case turn(TurnRecord)
-        indirect case game(GameRecord)
-        case turnRated(TurnRating)
-
-        var room: RoomCode? {
-            switch self {
-            case .room(let snapshot): RoomCode(parsing: snapshot.code)
-            case .roomClosed(let room): room
-            case .turn(let record): record.roomCode
-            case .game(let record): record.roomCode
-            case .turnRated(let rating): rating.roomCode
-            case .player: nil
-            }
-        }
-    }
-
-    private struct Pending: Sendable {
-        var changes: [Change] = []
-        /// The drawing frames, packed per room and canvas generation as they come.
-        var strokes = StrokeRuns()
-        /// `flush()` callers, resumed once everything queued before them was tried.
-        var flushes: [CheckedContinuation<Void, Never>] = []
-        var waiter: CheckedContinuation<Void, Never>?
-        var urgent = false
-        var stopped = false
-        /// A batch whose transaction failed with no answer: PostgreSQL may have committed
-        /// it (a primary lost after its `COMMIT` reached the standby). Tried again alone,
-        /// under the same id, before anything newer (`commitPending`).
-        var inDoubt: BatchInDoubt?
-
-        /// Changes waiting, each frame counted as one.
-        var count: Int { changes.count + strokes.frames + (inDoubt?.count ?? 0) }
-    }
-
-    /// A batch to write again exactly as it was: its id tells the store whether it is
-    /// in already (`Batch.markApplied`).
-    struct BatchInDoubt: Sendable {
-        var id: Int64
-        var changes: [Change]
-        var strokes: StrokeRuns
-        var count: Int { changes.count + strokes.frames }
     }
 
     let url: PostgresStoreURL
@@ -127,12 +69,14 @@ package final class PostgresGameStore: GameStore, Service {
     private let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// Holds the node id's advisory lock while the node runs.
     private let identity: PostgresConnection
-    private let pending = Mutex(Pending())
-    /// The next batch's id. Random to start, so a restarted node's first batch does not
-    /// repeat the last one its previous process wrote.
-    private let nextBatchID = Atomic<Int64>(.random(in: .min ... .max))
     /// Set when another node released rooms (`ClusterBus`): scan for them now.
-    private let scanRequested = Atomic<Bool>(false)
+    private let scan = Mutex(ScanRequest())
+    /// The rooms the writer has changes for that are not written yet
+    /// (`StorageBackend.holding`): a lost one is not taken back before they go in.
+    let heldRooms = Mutex<Set<RoomCode>>([])
+    /// The rooms a batch left out (their lease was being acquired), for as long as that
+    /// batch may be tried again: if its first commit went in, they still have to be.
+    let leftOut = Mutex<(batch: Int64, rooms: Set<RoomCode>)?>(nil)
     let keeper: Mutex<LeaseKeeper>
     /// What the store's loops found that the server running the rooms must act on, in
     /// order (`Event`). A stream rather than callbacks into the server: the server holds
@@ -143,33 +87,16 @@ package final class PostgresGameStore: GameStore, Service {
     private let totals = Mutex(Statistics())
 
     package struct Statistics: Sendable, Equatable {
-        package var commits = 0
-        package var failedCommits = 0
-        package var changes = 0
+        /// Rooms whose writes the store refused: another node holds a newer epoch.
         package var fencedRooms = 0
-        var droppedChanges = 0
-        /// The fault in progress (the database unreachable), and since when (wall ms).
-        var fault: StorageFault?
-        var failingSince: Int64?
     }
 
     package var statistics: Statistics { totals.withLock { $0 } }
 
-    func updateHealth<T>(_ body: (inout Statistics) -> T) -> T { totals.withLock { body(&$0) } }
-
-    /// Changes waiting for the next commit, each drawing frame counted as one.
-    var pendingCount: Int { pending.withLock { $0.count } }
-
-    /// The rooms that changes waiting for the next commit belong to.
-    var roomsWithPendingChanges: Set<RoomCode> {
-        pending.withLock { p in
-            var rooms = Set(p.changes.compactMap(\.room)).union(p.strokes.rooms.compactMap(RoomCode.init(parsing:)))
-            if let doubt = p.inDoubt {
-                rooms.formUnion(doubt.changes.compactMap(\.room))
-                rooms.formUnion(doubt.strokes.rooms.compactMap(RoomCode.init(parsing:)))
-            }
-            return rooms
-        }
+    private struct ScanRequest {
+        var requested = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var timer: ClockTimer?
     }
 
     /// Connects, brings the schema up to date (safe when several nodes start at once) and
@@ -273,11 +200,6 @@ package final class PostgresGameStore: GameStore, Service {
         /// Rooms taken over from a node that is gone: run those that can be run, then
         /// release the rest of `claimed` (`releaseRooms(notRunning:)`).
         case orphans(StoredState, claimed: Set<RoomCode>)
-        /// A call to the database failed (counted in the metrics).
-        case commitFailed
-        /// A batch went in: its changes (each frame counted as one), its frames, and how
-        /// long it took (the metrics' `drawserver_db_commit_seconds`, as SQLite's).
-        case committed(changes: Int, frames: Int, took: Duration)
     }
 
     /// Hands `event` to whoever reads `events` (nobody in a test of the store alone).
@@ -298,276 +220,84 @@ package final class PostgresGameStore: GameStore, Service {
         try? await loop.shutdownGracefully()
     }
 
-    // MARK: - GameStore (called under room and session locks; never blocks)
+    // MARK: - The directory loop
 
-    func playerChanged(_ record: PlayerRecord, wakes: inout WakeUps) { enqueue(.player(record), wakes: &wakes) }
-    func roomChanged(_ snapshot: RoomSnapshot, wakes: inout WakeUps) { enqueue(.room(snapshot), wakes: &wakes) }
-    func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame, wakes: inout WakeUps) {
-        // Packed here rather than queued as a change: no per-frame change to build, keep
-        // the frame's bytes alive for, and go through again in the writer.
-        LockAudit.acquired("the store's batch")
-        let full = pending.withLock { p in
-            p.strokes.add(frame, room: room.rawValue, generation: generation)
-            return p.count >= configuration.maxBatch
-        }
-        // Once a batch: the writer's continuation is taken only then.
-        if full, let waiter = pending.withLock({ takeWaiterIfFull(&$0) }) { wakes.resume(waiter) }
-    }
-    func roomClosed(_ code: RoomCode, wakes: inout WakeUps) { enqueue(.roomClosed(code), wakes: &wakes) }
-    func turnFinished(_ record: TurnRecord, wakes: inout WakeUps) { enqueue(.turn(record), wakes: &wakes) }
-    func gameFinished(_ record: GameRecord, wakes: inout WakeUps) { enqueue(.game(record), wakes: &wakes) }
-    func turnRated(_ rating: TurnRating, wakes: inout WakeUps) { enqueue(.turnRated(rating), wakes: &wakes) }
-
-    /// Queues a change; a full batch names the writer loop's task in `wakes`.
-    private func enqueue(_ change: Change, wakes: inout WakeUps) {
-        LockAudit.acquired("the store's batch")
-        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
-            p.changes.append(change)
-            return takeWaiterIfFull(&p)
-        }
-        if let waiter { wakes.resume(waiter) }
-    }
-
-    /// The writer's continuation, to wake once a full batch waits.
-    private func takeWaiterIfFull(_ p: inout Pending) -> CheckedContinuation<Void, Never>? {
-        guard p.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
-        p.waiter = nil
-        return waiter
-    }
-
-    // MARK: - The writer loop
-
+    /// Keeps the leases on their own clock, and reads the directory every
+    /// `directoryInterval` (at once after `scanSoon`), taking over orphaned rooms. The
+    /// writer, which commits the game's changes here, stops first (the server lists it
+    /// after the store, and services stop in reverse order): then the leases of every room
+    /// it wrote everything for are released, so other nodes take them at once.
     package func run() async throws {
         let leaseClock = Task { await self.keepLeases() }
         await cancelWhenGracefulShutdown {
-            var lastBeat = self.clock.elapsed()
-            var lastDirectory = self.clock.elapsed()
             var playersSince = GameDatabase.wallClockMs - 5_000
             var directoryReads = DirectoryReads()
             while !Task.isCancelled {
-                await self.waitForBatch()
-                // Any of this iteration's database calls (leases, commits, heartbeat, the
-                // directory) may hang on a connection cut off mid-query (a partition), and
-                // each may wait up to the connection patience for a connection: an
-                // iteration that takes too long is reported as the fault it is.
-                let started = self.clock.elapsed()
-                // A timer the iteration calls off when it ends in time, so one is pending at
-                // a time (a sleeping task per iteration would outlive its cancel by 2 s).
-                // Strong: a weak reference would give the store a side table, and every
-                // retain of it on the hot path (`frameAppended`) would take the slow path.
-                let stalled = self.configuration.stalledCommit
-                let watchdog = self.clock.schedule(stalled) {
-                    self.noteFailure(StalledCommit(waited: stalled))
+                // Players from a few seconds back as well: the nodes' wall clocks stamp
+                // last_seen_at and need not agree exactly.
+                let since = GameDatabase.wallClockMs - 5_000
+                if await self.refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
+                    // The scan reads every lease and room: run only when the directory
+                    // shows a room it may take (a whole read, every 30 s, checks again).
+                    if directoryReads.mayHaveOrphans { await self.adoptOrphans() }
+                    playersSince = since
                 }
-                // Once a call of this iteration has failed (the database unreachable), the
-                // rest wait for the next one: each would wait out the connection patience
-                // again, and a `flush()` (a draining node's) waits for the next commit.
-                var reachable = await self.commitPending()
-                // Every commit stamps the node's alive_at; an idle node stamps it at least
-                // once a second, so a crashed node's rooms know how long they ran.
-                if reachable, self.clock.elapsed() - lastBeat >= Self.heartbeatInterval {
-                    reachable = await self.heartbeat()
-                    lastBeat = self.clock.elapsed()
-                }
-                // A requested scan waits with the rest: its flag is taken only when it runs.
-                let scanNow = reachable && self.scanRequested.exchange(false, ordering: .relaxed)
-                if reachable, scanNow || self.clock.elapsed() - lastDirectory >= self.configuration.directoryInterval {
-                    // Players from a few seconds back as well: the nodes' wall clocks stamp
-                    // last_seen_at and need not agree exactly.
-                    let since = GameDatabase.wallClockMs - 5_000
-                    if await self.refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
-                        // The scan reads every lease and room: run only when the directory
-                        // shows a room it may take (a whole read, every 30 s, checks again).
-                        if directoryReads.mayHaveOrphans { await self.adoptOrphans() }
-                        playersSince = since
-                    }
-                    lastDirectory = self.clock.elapsed()
-                }
-                watchdog.cancel()
-                // Answered in time with nothing left waiting: the database is reachable.
-                if self.clock.elapsed() - started < self.configuration.stalledCommit, self.pendingCount == 0 { self.noteSuccess() }
+                await self.waitForScan()
             }
         }
         leaseClock.cancel()
-        await commitPending()
-        pending.withLock { $0.stopped = true }
-        await commitPending()
-        // Two tries, each waiting at most the connection patience for a database that is
-        // gone: what they could not write is lost, and the exit status says so (as the
-        // SQLite writer's does once its exit patience is spent).
-        let unwritten = pendingCount
-        if unwritten == 0 {
-            // Hand the rooms over at once instead of letting their leases run out.
-            let releases = keeper.withLock { k in k.leases.keys.flatMap { k.release($0) } }
-            await perform(releases)
-        } else {
-            logger.critical("database unreachable at exit: changes not written are lost", metadata: [
-                "changes": "\(unwritten)", "fault": "\(statistics.fault?.description ?? "?")",
-            ])
-            totals.withLock { $0.droppedChanges += unwritten }
-        }
+        // What the writer could not write keeps its rooms' leases: they run out by
+        // themselves, and the rooms' held changes are not overtaken by another node.
+        let unwritten = heldRooms.withLock { $0 }
+        let releases = keeper.withLock { k in k.leases.keys.filter { !unwritten.contains($0) }.flatMap { k.release($0) } }
+        await perform(releases)
         await close()
-        if unwritten > 0 { throw StoreUnwrittenAtExit(changes: unwritten) }
     }
 
-    /// A stopping node could not write everything it held: the database was unreachable.
-    struct StoreUnwrittenAtExit: Error, CustomStringConvertible {
-        var changes: Int
-        var description: String { "database unreachable at exit: \(changes) changes could not be written" }
-    }
+    /// Reads the directory and takes over orphaned rooms now instead of at the next
+    /// `directoryInterval`.
+    func scanSoon() { wakeDirectory(scan: true) }
 
-    /// The longest an idle node goes without stamping its `alive_at`.
-    static let heartbeatInterval = Duration.seconds(1)
-
-    /// Returns once everything queued so far was tried (committed, or kept for a retry
-    /// when the database is unreachable).
-    package func flush() async {
-        await withCheckedContinuation { continuation in
-            let (stopped, waiter) = pending.withLock { p -> (Bool, CheckedContinuation<Void, Never>?) in
-                guard !p.stopped else { return (true, nil) }
-                p.flushes.append(continuation)
-                p.urgent = true
-                defer { p.waiter = nil }
-                return (false, p.waiter)
+    /// Ends the directory loop's wait; `scan`: a scan was asked for (kept for the next wait
+    /// when the loop is not waiting).
+    private func wakeDirectory(scan requested: Bool) {
+        let (waiter, timer) = scan.withLock { s -> (CheckedContinuation<Void, Never>?, ClockTimer?) in
+            guard let waiter = s.waiter else {
+                if requested { s.requested = true }
+                return (nil, nil)
             }
-            if stopped { continuation.resume() }
-            waiter?.resume()
+            defer { (s.waiter, s.timer) = (nil, nil) }
+            return (waiter, s.timer)
         }
-    }
-
-    /// Reads the directory and takes over orphaned rooms at the next iteration of the
-    /// writer loop, instead of at the next `directoryInterval`.
-    func scanSoon() {
-        scanRequested.store(true, ordering: .relaxed)
-        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
-            p.urgent = true
-            defer { p.waiter = nil }
-            return p.waiter
-        }
+        timer?.cancel()
         waiter?.resume()
     }
 
-    private func isDue(_ p: Pending) -> Bool { p.urgent || p.count >= configuration.maxBatch }
-
-    private func waitForBatch() async {
-        if pending.withLock({ isDue($0) }) { return }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: self.configuration.interval) }
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = self.pending.withLock { p -> Bool in
-                        if self.isDue(p) { return true }
-                        p.waiter = continuation
-                        return false
+    /// Waits `directoryInterval` on the store's clock, or less when a scan is asked for or
+    /// the loop is cancelled.
+    private func waitForScan() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = scan.withLock { s -> Bool in
+                    // Cancelled before the handler could find a waiter: it found none.
+                    if s.requested || Task.isCancelled {
+                        s.requested = false
+                        return true
                     }
-                    if resumeNow { continuation.resume() }
+                    s.waiter = continuation
+                    return false
                 }
+                if now { return continuation.resume() }
+                let timer = clock.schedule(configuration.directoryInterval) { self.wakeDirectory(scan: false) }
+                let woken = scan.withLock { s -> Bool in
+                    guard s.waiter != nil else { return true }
+                    s.timer = timer
+                    return false
+                }
+                if woken { timer.cancel() }
             }
-            await group.next()
-            group.cancelAll()
-            let waiter = self.pending.withLock { p -> CheckedContinuation<Void, Never>? in
-                defer { p.waiter = nil }
-                return p.waiter
-            }
-            waiter?.resume()
-            await group.waitForAll()
-        }
-    }
-
-    /// Only the writer loop commits, so batches reach the database in order. False when
-    /// a batch could not be written (kept for the next try).
-    @discardableResult
-    func commitPending() async -> Bool {
-        // A batch in doubt goes first and alone: merged with newer changes under a new id,
-        // it would be written twice if its first commit went in.
-        var committed = true
-        if let doubt = pending.withLock({ p in defer { p.inDoubt = nil }; return p.inDoubt }) {
-            let started = clock.elapsed()
-            committed = await write(doubt.changes, strokes: doubt.strokes, batch: doubt.id, retry: true)
-            count(committed, changes: doubt.count, frames: doubt.strokes.frames, took: clock.elapsed() - started)
-        }
-        // The next list starts as large as this one, instead of growing again change by
-        // change on the hot path.
-        var changes: [Change] = []
-        changes.reserveCapacity(committed ? pending.withLock { $0.changes.count } : 0)
-        var strokes = StrokeRuns()
-        let flushes = pending.withLock { p -> [CheckedContinuation<Void, Never>] in
-            p.urgent = false
-            if committed {
-                swap(&changes, &p.changes)
-                swap(&strokes, &p.strokes)
-            }
-            defer { p.flushes = [] }
-            return p.flushes
-        }
-        if !changes.isEmpty || !strokes.isEmpty {
-            let started = clock.elapsed()
-            committed = await write(changes, strokes: strokes, batch: nextBatchID.wrappingAdd(1, ordering: .relaxed).oldValue)
-            count(committed, changes: changes.count + strokes.frames, frames: strokes.frames, took: clock.elapsed() - started)
-        }
-        for continuation in flushes { continuation.resume() }
-        return committed
-    }
-
-    private func count(_ committed: Bool, changes: Int, frames: Int, took: Duration) {
-        totals.withLock { t in
-            if committed { t.commits += 1; t.changes += changes } else { t.failedCommits += 1 }
-        }
-        if committed { tell(.committed(changes: changes, frames: frames, took: took)) }
-    }
-
-    /// Puts changes that could not be committed back in front of the queue, for the next
-    /// commit. Past `maxRetainedChanges`, the oldest frames are dropped (whole stroke rows),
-    /// then the oldest other changes: a room's snapshot is its state, a frame only adds to
-    /// its canvas.
-    func retain(_ changes: [Change], strokes: StrokeRuns) {
-        let dropped = pending.withLock { p -> Int in
-            p.changes = changes + p.changes
-            p.strokes.prepend(strokes)
-            return bound(&p)
-        }
-        reportDropped(dropped)
-    }
-
-    /// Keeps a batch whose transaction may have committed, to write again under `id`
-    /// before anything newer. Within the same bound as `retain`, its frames and then its
-    /// changes going first (they are the oldest).
-    func keepInDoubt(_ changes: [Change], strokes: StrokeRuns, id: Int64) {
-        let dropped = pending.withLock { p -> Int in
-            p.inDoubt = BatchInDoubt(id: id, changes: changes, strokes: strokes)
-            return bound(&p)
-        }
-        reportDropped(dropped)
-    }
-
-    /// Drops the oldest of what waits down to `maxRetainedChanges`: frames before changes,
-    /// the batch in doubt's before the rest.
-    private func bound(_ p: inout Pending) -> Int {
-        let limit = configuration.maxRetainedChanges
-        var dropped = 0
-        if var doubt = p.inDoubt {
-            dropped += doubt.strokes.drop(downTo: max(0, limit - doubt.changes.count - p.changes.count - p.strokes.frames))
-            p.inDoubt = doubt
-        }
-        dropped += p.strokes.drop(downTo: max(0, limit - p.changes.count - (p.inDoubt?.count ?? 0)))
-        var excess = p.count - limit
-        if excess > 0, var doubt = p.inDoubt {
-            let cut = min(excess, doubt.changes.count)
-            doubt.changes.removeFirst(cut)
-            (dropped, excess) = (dropped + cut, excess - cut)
-            p.inDoubt = doubt.count == 0 ? nil : doubt
-        }
-        if excess > 0 {
-            p.changes.removeFirst(excess)
-            dropped += excess
-        }
-        return dropped
-    }
-
-    private func reportDropped(_ dropped: Int) {
-        if dropped > 0 {
-            totals.withLock { $0.droppedChanges += dropped }
-            logger.error("store unreachable for too long: oldest changes dropped", metadata: ["dropped": "\(dropped)"])
+        } onCancel: {
+            wakeDirectory(scan: false)
         }
     }
 
