@@ -99,6 +99,68 @@ struct StorageFaultTests {
         }
     }
 
+    /// A backend whose commits can go in with their answer lost, as PostgreSQL's can when
+    /// its server is lost around `COMMIT`, and that defers a room's changes when told.
+    final class DoubtfulBackend: StorageBackend {
+        enum Next { case answerLost, deferRoom(RoomCode) }
+        let script = Mutex<[Next]>([])
+        /// Every attempt: its batch id and frames.
+        let attempts = Mutex<[(id: Int64, frames: [Int])]>([])
+        /// What is in the store, once per batch id.
+        let written = Mutex<(ids: Set<Int64>, frames: [Int])>(([], []))
+        struct AnswerLost: Error {}
+
+        func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
+            let frames = batch.changes.compactMap { if case .frame(_, _, let f) = $0 { f.at } else { nil } }
+            attempts.withLock { $0.append((batch.id, frames)) }
+            let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            var deferred: [PersistenceWriter.Change] = []
+            var kept = batch.changes
+            if case .deferRoom(let room) = next {
+                deferred = batch.changes.filter { $0.room == room }
+                kept = batch.changes.filter { $0.room != room }
+            }
+            written.withLock { w in
+                guard w.ids.insert(batch.id).inserted else { return }
+                w.frames += kept.compactMap { if case .frame(_, _, let f) = $0 { f.at } else { nil } }
+            }
+            if case .answerLost = next { throw AnswerLost() }
+            return StorageCommit(deferred: deferred)
+        }
+
+        func fault(for error: any Error) -> StorageFault { StorageFault(.unreachable, detail: "\(error)") }
+        func mayHaveCommitted(_ error: any Error) -> Bool { error is AnswerLost }
+    }
+
+    @Test func aBatchThatMayHaveGoneInIsRetriedAloneUnderItsIdAndDeferredChangesGoFirst() async throws {
+        let backend = DoubtfulBackend()
+        let writer = PersistenceWriter(backend: backend, configuration: Self.quick, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
+        let running = Task { try await writer.run() }
+        let (a, b) = (RoomCode(parsing: "KKKKKK")!, RoomCode(parsing: "LLLLLL")!)
+        backend.script.withLock { $0 = [.answerLost] }
+        for n in 0..<10 { writer.frameAppended(room: a, generation: 1, frame: StrokeLog.Frame(at: n, bytes: [1])) }
+        #expect(await writer.flush() == false, "the commit's answer was lost")
+        for n in 10..<20 { writer.frameAppended(room: a, generation: 1, frame: StrokeLog.Frame(at: n, bytes: [1])) }
+        try await waitUntil { writer.storageReport.heldChanges == 0 && writer.storageReport.fault == nil }
+        let tries = backend.attempts.withLock { $0 }
+        #expect(tries.count == 3)
+        #expect(tries[0].id == tries[1].id && tries[1].frames == Array(0..<10), "retried alone, under its id")
+        #expect(tries[2].id != tries[0].id && tries[2].frames == Array(10..<20), "what came after it, in a batch of its own")
+        #expect(backend.written.withLock { $0.frames } == Array(0..<20), "every frame once, in order")
+
+        // A room's changes the backend defers go in before anything newer.
+        backend.script.withLock { $0 = [.deferRoom(b)] }
+        writer.frameAppended(room: b, generation: 1, frame: StrokeLog.Frame(at: 20, bytes: [1]))
+        writer.frameAppended(room: a, generation: 1, frame: StrokeLog.Frame(at: 21, bytes: [1]))
+        await writer.flush()
+        writer.frameAppended(room: b, generation: 1, frame: StrokeLog.Frame(at: 22, bytes: [1]))
+        try await waitUntil { backend.written.withLock { $0.frames.count } == 23 }
+        #expect(backend.written.withLock { $0.frames } == Array(0..<20) + [21, 20, 22])
+        #expect(writer.storageReport.fault == nil && writer.storageReport.droppedChanges == 0)
+        running.cancel()
+        _ = try await running.value
+    }
+
     static let busy = StorageFault(.busy, detail: "SQLite error 5: database is locked")
     static let corrupt = StorageFault(.corrupt, detail: "SQLite error 11: database disk image is malformed")
 
