@@ -23,9 +23,8 @@ the game's every text and drawing is known to the test) and one /tv page at 1920
 
 SAVE_SCREENSHOTS=1 writes docs/screenshots/tv-telephone-lobby-1920.png, tv-telephone-progress-1920.png,
 tv-telephone-progress-1280.png, tv-telephone-title-1920.png, tv-telephone-album-1920.png,
-tv-telephone-album-text-1920.png and tv-telephone-album-1280.png; and, not kept in docs/,
-tv-telephone-step2-1920.png, tv-telephone-joined-mid-step-1920.png and
-tv-telephone-joined-album-1920.png.
+tv-telephone-album-text-1920.png, tv-telephone-album-1280.png, tv-telephone-step2-1920.png,
+tv-telephone-joined-mid-step-1920.png and tv-telephone-joined-album-1920.png.
 Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_tv_telephone.py
 """
 import os
