@@ -116,7 +116,10 @@ extension ServerMessage {
             return PhoneStep(json: m).map(ServerMessage.phoneStep)
         case "phoneProgress":
             guard let step = m["step"]?.intValue else { return nil }
-            return .phoneProgress(step: step, done: m["done"]?.arrayValue?.compactMap { $0.stringValue.map(PlayerID.init) } ?? [])
+            return .phoneProgress(
+                step: step, done: m["done"]?.arrayValue?.compactMap { $0.stringValue.map(PlayerID.init) } ?? [],
+                remainingMs: m["remainingMs"]?.intValue
+            )
         case "album":
             guard let chains = m["chains"]?.arrayValue else { return nil }
             return .album(chains.compactMap(AlbumChain.init(json:)))

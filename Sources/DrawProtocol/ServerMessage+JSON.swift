@@ -145,12 +145,13 @@ extension ServerMessage {
             w.field("path", path)
         case .phoneStep(let step):
             step.writeFields(to: &w)
-        case .phoneProgress(let step, let done):
+        case .phoneProgress(let step, let done, let remainingMs):
             w.field("step", step)
             w.key("done")
             w.beginArray()
             for id in done { w.value(id.rawValue) }
             w.endArray()
+            if let remainingMs { w.field("remainingMs", remainingMs) }
         case .album(let chains):
             w.key("chains")
             w.beginArray()

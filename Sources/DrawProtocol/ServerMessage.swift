@@ -43,8 +43,10 @@ public enum ServerMessage: Sendable, Hashable {
     case redirect(room: RoomCode, node: String, path: String)
     /// Telephone mode: a step starts (or is sent again to a player who came back).
     case phoneStep(PhoneStep)
-    /// Telephone mode: who has submitted in step `step` so far (never what).
-    case phoneProgress(step: Int, done: [PlayerID])
+    /// Telephone mode: who has submitted in step `step` so far (never what), and the
+    /// step's time left when the server says it (at a step's start, on a submission, to a
+    /// member who joins or comes back): a watcher gets no `phoneStep` to read it from.
+    case phoneProgress(step: Int, done: [PlayerID], remainingMs: Int? = nil)
     /// Telephone mode: every chain, once the last step ended.
     case album([AlbumChain])
     /// Telephone mode: the host showed the album up to entry `entry` of chain `chain`

@@ -30,12 +30,20 @@ extension Room {
         kind == .draw ? (configuration.drawMs ?? settings.drawTimeSec * 1000) : settings.writeTimeSec * 1000
     }
 
-    /// Every seat's `phoneStep` for the step that starts.
+    /// Every seat's `phoneStep` for the step that starts, then the room's `phoneProgress`
+    /// with nobody done yet: a watcher (the `/tv` screen, a spectator) gets no `phoneStep`,
+    /// and learns from it that a step started and how long it runs.
     func phoneStepEffects(now: Timestamp) -> [RoomEffect] {
         guard case .telephone(let game) = state else { return [] }
-        return game.seats.filter(isMember).compactMap { id in
+        let steps: [RoomEffect] = game.seats.filter(isMember).compactMap { id in
             phoneStepMessage(for: id, in: game, now: now, resent: false).map { .send($0, to: .player(id)) }
         }
+        return steps + [.send(phoneProgressMessage(game, now: now), to: .everyone)]
+    }
+
+    /// Who has handed in the step under way (in seat order, never what), and its time left.
+    func phoneProgressMessage(_ game: TelephoneState, now: Timestamp) -> ServerMessage {
+        .phoneProgress(step: game.step, done: game.seats.filter(game.submitted.contains), remainingMs: max(0, game.deadline - now))
     }
 
     func phoneStepMessage(for id: PlayerID, in game: TelephoneState, now: Timestamp, resent: Bool) -> ServerMessage? {
@@ -69,7 +77,7 @@ extension Room {
         let first = game.submitted.insert(id).inserted
         state = .telephone(game)
         var effects: [RoomEffect] = []
-        if first { effects.append(.send(.phoneProgress(step: game.step, done: game.seats.filter(game.submitted.contains)), to: .everyone)) }
+        if first { effects.append(.send(phoneProgressMessage(game, now: now), to: .everyone)) }
         if everyoneSubmitted(game) { effects += endPhoneStep(now: now) }
         return .success(effects)
     }
@@ -179,19 +187,30 @@ extension Room {
         }
     }
 
-    /// What a player who comes back during a telephone game is sent: its step again (and
-    /// its own drawing so far), or the album as far as it was shown.
+    /// What a member who comes back during a telephone game is sent: a seat its step again
+    /// (and its own drawing so far); everyone the step's progress, or the album as far as
+    /// it was shown.
     func resendTelephoneState(to id: PlayerID, now: Timestamp) -> [RoomEffect] {
+        guard case .telephone(let game) = state, let message = phoneStepMessage(for: id, in: game, now: now, resent: true) else {
+            return telephoneProgressState(to: id, now: now)
+        }
+        var effects: [RoomEffect] = [.send(message, to: .player(id))]
+        if game.kind == .draw, let sketch = game.sketches[id] {
+            effects.append(.send(.canvas(width: sketch.drawing.size.width, height: sketch.drawing.size.height), to: .player(id)))
+            let frames = sketch.drawing.compactedFrames()
+            if !frames.isEmpty { effects.append(.sendDrawing(frames: frames, to: id)) }
+        }
+        return effects + telephoneProgressState(to: id, now: now)
+    }
+
+    /// What the room has been told of a telephone game so far, for a member who joins or
+    /// comes back (a watching screen above all, which gets no `phoneStep`): during a step
+    /// its `phoneProgress` (who has handed in, the time left); during the album `album`
+    /// and `albumReveal` with how far the host has shown it.
+    func telephoneProgressState(to id: PlayerID, now: Timestamp) -> [RoomEffect] {
         switch state {
         case .telephone(let game):
-            guard let message = phoneStepMessage(for: id, in: game, now: now, resent: true) else { return [] }
-            var effects: [RoomEffect] = [.send(message, to: .player(id))]
-            if game.kind == .draw, let sketch = game.sketches[id] {
-                effects.append(.send(.canvas(width: sketch.drawing.size.width, height: sketch.drawing.size.height), to: .player(id)))
-                let frames = sketch.drawing.compactedFrames()
-                if !frames.isEmpty { effects.append(.sendDrawing(frames: frames, to: id)) }
-            }
-            return effects
+            return [.send(phoneProgressMessage(game, now: now), to: .player(id))]
         case .album(let album):
             return [
                 .send(.album(album.chains), to: .player(id)),

@@ -120,6 +120,7 @@ public struct Room: Sendable {
         ]
         effects += roomBroadcast(now: now)
         effects += canvasReplay(for: id)
+        effects += telephoneProgressState(to: id, now: now)
         effects += maybeAutoStart(now: now)
         return .success(effects)
     }

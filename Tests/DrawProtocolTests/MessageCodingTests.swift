@@ -76,6 +76,16 @@ import Testing
         .notice(.settingsAdjusted([AdjustedSetting(field: "language", value: .text("en")), AdjustedSetting(field: "rounds", value: .number(10))])),
         .gameDrawings([GameDrawing(id: drawing, word: "sun", drawer: bob, name: "Pixel", round: 2)]),
         .redirect(room: code, node: "n2", path: "/ws?node=n2"),
+        .phoneStep(PhoneStep(step: 1, steps: 4, kind: .draw, remainingMs: 80_000, prompt: "a cat", drawing: nil, submitted: nil)),
+        .phoneStep(PhoneStep(step: 2, steps: 4, kind: .describe, remainingMs: 40_000, prompt: nil, drawing: drawing, submitted: true)),
+        .phoneProgress(step: 2, done: [bob, ada], remainingMs: 12_500),
+        .phoneProgress(step: 0, done: []),
+        .album([AlbumChain(owner: ada, entries: [
+            AlbumEntry(kind: .text, by: ada, text: "a cat"),
+            AlbumEntry(kind: .drawing, by: bob, drawing: drawing),
+            AlbumEntry(kind: .drawing, by: ada),
+        ])]),
+        .albumReveal(chain: 0, entry: -1),
     ]
 
     @Test func everyServerMessageDecodesToItself() {
@@ -89,6 +99,7 @@ import Testing
             "welcome", "error", "rooms", "room", "joined", "left", "ready", "chat", "choosing", "choose", "turn", "hint",
             "close", "guessed", "turnEnd", "gameEnd", "invited", "kicked", "closed", "canvas", "votekick", "ratings",
             "chatHistory", "gallery", "reported", "notice", "gameDrawings", "redirect",
+            "phoneStep", "phoneProgress", "album", "albumReveal",
         ]
         #expect(Set(Self.serverSamples.map(\.type)) == types)
     }
@@ -110,6 +121,17 @@ import Testing
             return
         }
         #expect(player.avatar == .standard(for: PlayerID("q")) && player.connected)
+    }
+
+    @Test func phoneProgressSaysTheStepsTimeLeftOnlyWhenItIsGiven() {
+        // issue 36: `remainingMs` is an addition; a progress without it reads as before.
+        #expect(ServerMessage.phoneProgress(step: 1, done: [Self.ada], remainingMs: 5_000).jsonString
+            == #"{"t":"phoneProgress","step":1,"done":["p1"],"remainingMs":5000}"#)
+        #expect(ServerMessage.phoneProgress(step: 1, done: []).jsonString == #"{"t":"phoneProgress","step":1,"done":[]}"#)
+        #expect(ServerMessage(text: Array(#"{"t":"phoneProgress","step":3,"done":["p2"]}"#.utf8))
+            == .phoneProgress(step: 3, done: [Self.bob], remainingMs: nil))
+        #expect(ServerMessage(text: Array(#"{"t":"phoneProgress","step":3,"done":[],"remainingMs":800}"#.utf8))
+            == .phoneProgress(step: 3, done: [], remainingMs: 800))
     }
 
     @Test func whatCannotBeModelledIsNilNeverACrash() {

@@ -93,9 +93,10 @@ import Testing
     @Test func untilTheAlbumNobodyGetsAnotherChainsEntriesAndTimeEndsAStep() throws {
         var h = Self.harness()
         h.send(.start, from: "ada")
+        _ = h.take("bob") // its step, and the step's start (nobody done)
         h.send(.phoneSubmit(text: "secret cat"), from: "ada")
         // Who, never what.
-        let progress = h.take("bob").compactMap { if case .phoneProgress(let step, let done) = $0 { (step, done) } else { nil } }
+        let progress = h.take("bob").compactMap { if case .phoneProgress(let step, let done, _) = $0 { (step, done) } else { nil } }
         #expect(progress.count == 1 && progress[0].0 == 0 && progress[0].1 == [PlayerID("ada")])
         // Time runs out: the others' texts count as empty.
         h.advance(ms: 30_000)

@@ -4,22 +4,27 @@ screen", docs/PROTOCOL.md 12.5) against the real server: four players (protocol 
 the game's every text and drawing is known to the test) and one /tv page at 1920 x 1080.
 
   the lobby of a telephone room says the mode and its times; the host starts; step 1
-  (write): the screen says everyone is writing, the step of four, the step's clock (the
-  room message that started the game carries it), each player's card and who has handed in
-  (3/4); the fourth never does, the step runs out and the screen moves to step 2 (draw) by
-  itself, with no clock it was not told; two drawings handed in (2/4), then a reload of the
-  screen mid-step brings back the step, the same check marks and a clock (the room
-  message's); everyone done: step 3 (describe) at once; the last draw step (one drawing left
-  empty); at every step the screen's markup and its state hold no text and no drawing of any
-  player. The album: the host reveals it entry by entry; at each reveal the screen shows the
-  chain's title card, or the newest entry with its author (texts large, drawings loaded),
-  the entry it answers beside it and the chain so far, and nothing the host has not
-  revealed; a reload mid-album comes back at the host's entry; Finish brings back the lobby.
+  (write): the screen says everyone is writing, the step of four, the step's clock, each
+  player's card and who has handed in (3/4); the fourth never does, the step runs out and
+  the screen moves to step 2 (draw) with step 2's clock (the server's `phoneProgress` at
+  every step's start carries it); two drawings handed in (2/4), then a reload of the screen
+  mid-step brings back the step, the same check marks and the clock, also with its
+  sessionStorage cleared (the server sends a returning screen the step's progress);
+  everyone done: step 3 (describe) at once, with its clock; the last draw step (one drawing
+  left empty), where a second screen that comes in mid-step shows the step, who has handed
+  in and the clock; at every step the screens' markup and state hold no text and no
+  drawing of any player. The album: the host reveals it entry by entry; at each reveal the
+  screen shows the chain's title card, or the newest entry with its author (texts large,
+  drawings loaded), the entry it answers beside it and the chain so far, and nothing the
+  host has not revealed; a reload mid-album comes back at the host's entry; the second
+  screen, which left for the code form before the album, joins again during it and shows
+  the album at the host's entry, then follows the reveals; Finish brings back the lobby.
   The layout fits 1920 x 1080 and 1280 x 720 without scrolling (e2e_tv.py's LAYOUT_JS).
 
 SAVE_SCREENSHOTS=1 writes docs/screenshots/tv-telephone-lobby-1920.png, tv-telephone-progress-1920.png,
 tv-telephone-progress-1280.png, tv-telephone-title-1920.png, tv-telephone-album-1920.png,
-tv-telephone-album-text-1920.png and tv-telephone-album-1280.png.
+tv-telephone-album-text-1920.png, tv-telephone-album-1280.png, tv-telephone-step2-1920.png,
+tv-telephone-joined-mid-step-1920.png and tv-telephone-joined-album-1920.png.
 Usage: DRAWSERVER_BIN=.build/debug/drawserver python3 tests/browser/e2e_tv_telephone.py
 """
 import os
@@ -27,6 +32,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from e2e import Bot, Failure, log, polyline, stroke_frame  # noqa: E402
 from e2e_party import party_page, set_viewport  # noqa: E402
 from e2e_tv import LAYOUT_JS, PICTURE, seconds, tv_view  # noqa: E402
@@ -72,9 +79,9 @@ CHECK = e2e.Checks()
 PHONE_JS = """
 const q = (s) => document.querySelector(s);
 const vis = (s) => { const e = q(s); return !!e && !e.closest('[hidden]') && e.getClientRects().length > 0; };
-const s = window.tvClient.state, w = window.tvClient.tv.phone;
+const s = window.tvClient.state;
 return {
-  phase: s.phase, step: w.step, clock: w.clock,
+  phase: s.phase, step: s.phone.progressStep,
   now: [...document.querySelectorAll('#tv-phone-steps .is-now')].map((e) => Number(e.dataset.step)),
   title: q('#tv-phone-title').textContent, round: q('#tv-round').textContent, line: q('#tv-drawer').textContent,
   count: q('#tv-phone-count').textContent, countShown: vis('#tv-phone-count'),
@@ -220,18 +227,28 @@ def draw_for(bot, name, empty=False):
     bot.send({"t": "phoneSubmit"})
 
 
+def step_clock(tv, what, limit_s):
+    """The timer shown, counting the step's time (at most `limit_s`, the step's length)."""
+    tv.wait(lambda: (lambda s: s["timer"] and 0 < seconds(s["timerText"]) <= limit_s)(phone(tv)), f"{what}: the step's clock")
+    return seconds(phone(tv)["timerText"])
+
+
 def time_up(players, ids, tv):
-    """Omar never writes: the step runs out, and the screen moves on without a progress message."""
+    """Omar never writes: the step runs out, and the step's start tells the screen step 2 and its clock."""
     s = wait_phone(tv, "step 2 (draw) after the write step ran out", lambda s: s["step"] == 1, timeout=WRITE_S + 10)
     players["Hana"].wait_for("phoneStep", lambda m: m.get("step") == 1, what="the server's step 2")
     CHECK.ok("Everyone is drawing" in s["title"] and "Step 2 of 4" in s["line"] and s["now"] == [1], f"the draw step: {s}")
     CHECK.ok(done_cards(s) == [] and s["count"] == "0/4", f"step 1's check marks on step 2: {s}")
-    CHECK.ok(not s["timer"] and s["clock"] is None, "a clock for step 2, which a watcher is not told")
+    left = step_clock(tv, "step 2", DRAW_S)
+    CHECK.ok(left > WRITE_S, f"step 2's clock shows {left} s: not a draw step's {DRAW_S} s")
     secret(tv, "draw step")
-    log("write step ran out: the screen moved to step 2 by itself, without a clock")
+    tv.screenshot("tv-telephone-step2-1920")
+    log(f"write step ran out: the screen moved to step 2 with its clock ({left} s)")
 
 
-def draw_step(players, ids, tv, step, code):
+def draw_step(players, ids, tv, step, code, mid_step=None):
+    """A draw step: two drawings in, then `mid_step(done)` (or, in step 2, a reload), then
+    the other two. Returns the prompts and what `mid_step` returned."""
     prompts = {n: players[n].wait_for("phoneStep", lambda m: m.get("step") == step, what=f"{n}'s step {step + 1}") for n in NAMES}
     order = ["Pablo", "Hana", "Rosa", "Omar"]
     for i, name in enumerate(order[:2]):
@@ -239,11 +256,34 @@ def draw_step(players, ids, tv, step, code):
         want = sorted(ids[n] for n in order[:i + 1])
         wait_phone(tv, f"{i + 1}/4 drawings in", lambda s: done_cards(s) == want)
         secret(tv, f"{i + 1} drawings handed in")
+    late = None
     if step == 1:
         reload_mid_step(tv, ids, code, sorted(ids[n] for n in order[:2]))
+    if mid_step:
+        late = mid_step(sorted(ids[n] for n in order[:2]))
     for name in order[2:]:
         draw_for(players[name], name, empty=(step == 3 and name == "Omar"))
-    return prompts
+    return prompts, late
+
+
+def screen_joins_mid_step(base, pages, code, done):
+    """A second screen, new to the room, comes in during the last step: the server sends it
+    the step's progress with its clock. It then leaves for the code form (Escape)."""
+    tv2 = party_page("tv2", size=(1920, 1080))
+    tv2.base = base
+    pages.append(tv2)
+    tv2.d.get(f"{base}/tv/{code}")
+    tv2.wait(lambda: tv_view(tv2) == "room", "the second screen in the room", timeout=20)
+    s = wait_phone(tv2, "the last step and its check marks on a screen that came in mid-step", lambda s: s["step"] == 3 and done_cards(s) == done)
+    CHECK.ok("Everyone is drawing" in s["title"] and "Step 4 of 4" in s["line"] and s["now"] == [3] and s["count"] == "2/4",
+             f"[tv2] the step a screen that came in mid-step shows: {s}")
+    step_clock(tv2, "[tv2] came in mid-step", DRAW_S)
+    secret(tv2, "a screen that came in mid-step")
+    tv2.screenshot("tv-telephone-joined-mid-step-1920")
+    tv2.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)  # a remote's Back: the code form
+    tv2.wait(lambda: tv_view(tv2) == "entry", "[tv2] the code form after Escape")
+    log(f"a second screen came in mid-step: step 4, 2/4 handed in and the clock ({phone(tv2)['timerText']} s)")
+    return tv2
 
 
 def reload_mid_step(tv, ids, code, done):
@@ -253,8 +293,17 @@ def reload_mid_step(tv, ids, code, done):
     s = wait_phone(tv, "step 2 and its check marks back after the reload", lambda s: s["step"] == 1 and done_cards(s) == done)
     CHECK.ok(tv.js("return window.tvClient.state.meId") == tv_id, "the reloaded screen is another member")
     CHECK.ok("Everyone is drawing" in s["title"] and "Step 2 of 4" in s["line"] and s["count"] == "2/4", f"after the reload: {s}")
-    tv.wait(lambda: phone(tv)["timer"] and 0 < seconds(phone(tv)["timerText"]) <= DRAW_S, "the step's clock from the resumed room message")
+    step_clock(tv, "after the reload", DRAW_S)
     secret(tv, "after a reload mid-step")
+    # with no memo at all the server's progress still brings back the step, its check marks and its clock
+    tv.js("sessionStorage.removeItem('drawserver.tvPhone')")
+    tv.d.refresh()
+    tv.wait(lambda: tv_view(tv) == "room" and tv.js("return window.tvClient.state.room?.code") == code, "the screen back after a reload without its memo", timeout=20)
+    s = wait_phone(tv, "step 2 and its check marks back without the memo", lambda s: s["step"] == 1 and done_cards(s) == done)
+    CHECK.ok("Step 2 of 4" in s["line"] and s["count"] == "2/4" and len(s["cards"]) == 4, f"after a reload without the memo: {s}")
+    step_clock(tv, "after a reload without the memo", DRAW_S)
+    CHECK.ok(tv.js("return JSON.parse(sessionStorage.getItem('drawserver.tvPhone') || 'null')") is None,
+             "a screen that came in mid-step keeps its guess of the seats as if it were the game's")
     sels = ["#tv-phone-title", "#tv-phone-count", "#tv-phone-players", "#tv-phone-steps", "#tv-timer", "#tv-round"]
     fits(tv, "draw step at 1920 x 1080", sels)
     tv.screenshot("tv-telephone-progress-1920")
@@ -268,11 +317,13 @@ def reload_mid_step(tv, ids, code, done):
 def describe_step(players, ids, tv):
     s = wait_phone(tv, "step 3 (describe) as soon as all four drew", lambda s: s["step"] == 2)
     CHECK.ok("Everyone is describing" in s["title"] and "Step 3 of 4" in s["line"] and done_cards(s) == [], f"the describe step: {s}")
-    CHECK.ok(not s["timer"], "a clock for step 3, which a watcher is not told")
+    step_clock(tv, "step 3", WRITE_S)
     for name in NAMES:
         players[name].wait_for("phoneStep", lambda m: m.get("step") == 2, what=f"{name}'s describe step")
         players[name].send({"t": "phoneSubmit", "text": DESCRIPTIONS[name]})
     wait_phone(tv, "step 4 (draw)", lambda s: s["step"] == 3 and "Everyone is drawing" in s["title"])
+    left = step_clock(tv, "step 4", DRAW_S)
+    CHECK.ok(left > WRITE_S, f"step 4's clock shows {left} s: not a draw step's {DRAW_S} s")
     secret(tv, "the last draw step")
     log("describe step: shown at once when the drawings were all in; four descriptions, none on the screen")
 
@@ -320,7 +371,19 @@ def reveal_ok(tv, chains, ci, ei, names):
                 CHECK.ok(mark not in html, f"reveal {ci}:{ei}: the screen shows entry {c}:{i} ({mark!r}) before the host does")
 
 
-def album(players, ids, tv):
+def screen_joins_album(tv2, code, chains, names):
+    """The second screen types the code again during the album (it left the room): the
+    server sends it the album and the host's place in it."""
+    tv2.type_into("#entry-code", code.lower(), enter=True)
+    tv2.wait(lambda: tv_view(tv2) == "room" and album_state(tv2)["phase"] == "album", "[tv2] the album on a screen that joined during it", timeout=20)
+    reveal_ok(tv2, chains, 2, 1, names)
+    CHECK.ok(album_state(tv2)["state"] == "entry", f"[tv2] a screen that joined during the album says {album_state(tv2)['state']!r}")
+    fits(tv2, "[tv2] album joined at 1920 x 1080", ["#tv-album-main", "#tv-album-before", "#tv-album-strip", "#tv-round"])
+    tv2.screenshot("tv-telephone-joined-album-1920")
+    log("a screen that joined during the album: the host's entry 2:1 and nothing further")
+
+
+def album(players, ids, tv, tv2, code):
     names = {v: k for k, v in ids.items()}
     host = players["Hana"]
     msg = host.wait_for("album", what="the album")
@@ -353,6 +416,11 @@ def album(players, ids, tv):
         if (ci, ei) == (1, 0):
             font = tv.js("return parseFloat(getComputedStyle(document.querySelector('#tv-album-main .entry-text')).fontSize)")
             CHECK.ok(font >= 48, f"a revealed text is set in {font:.0f} px at 1920 x 1080")
+        if (ci, ei) == (2, 1) and tv2 is not None:
+            screen_joins_album(tv2, code, chains, names)
+        if (ci, ei) == (2, 2) and tv2 is not None:
+            reveal_ok(tv2, chains, 2, 2, names)
+            log("the screen that joined during the album follows the host's next reveal")
         if (ci, ei) == (1, 2) and not reloaded:
             reloaded = True
             tv.d.refresh()
@@ -374,10 +442,11 @@ def scenario(base, pages):
     time_up(players, ids, tv)
     draw_step(players, ids, tv, 1, code)
     describe_step(players, ids, tv)
-    draw_step(players, ids, tv, 3, code)
-    album(players, ids, tv)
-    errors = [e for e in tv.console_errors() if "favicon" not in e.get("message", "")]
-    CHECK.ok(not errors, f"[tv] console errors: {errors}")
+    _, tv2 = draw_step(players, ids, tv, 3, code, mid_step=lambda done: screen_joins_mid_step(base, pages, code, done))
+    album(players, ids, tv, tv2, code)
+    for page in (tv, tv2):
+        errors = [e for e in page.console_errors() if "favicon" not in e.get("message", "")]
+        CHECK.ok(not errors, f"[{page.label}] console errors: {errors}")
 
 
 def main():

@@ -103,24 +103,22 @@ export function timeFraction(remainingMs, totalMs) {
 
 // ---------------------------------------------------------------- telephone (PROTOCOL 12.5)
 //
-// A screen is a watcher: the server sends it no `phoneStep` (neither the step's number nor
-// its kind nor its clock), only `phoneProgress` (who has handed in step K), the `room`
-// messages (whose `remainingMs` is the current step's) and, at the end, the album. The
-// screen's "watch" is what it can tell from those, and nothing it cannot:
-//   seats  the game's players in seat order (seen in the room message that started the
-//          game; after a reload, from the memo, else the seated players, a guess: `sure`)
-//   step   the step under way (null: not known yet); a step ends when every connected
-//          seat has handed in, or when its clock runs out
-//   clock  the step whose time the countdown counts (CLOCK_UNKNOWN_STEP: the step under
-//          way, whose number is not known), null when the screen has no clock for it
+// A screen is a watcher: the server sends it no `phoneStep`, but the room's `phoneProgress`
+// at every step's start (nobody done yet), on every first hand-in, and once to a screen
+// that joins or comes back mid-step, each with the step's `remainingMs`; and `album` then
+// `albumReveal` to a screen that arrives during the album. So the step under way, who has
+// handed it in and its clock are the server's (the store's `phone.progressStep` and
+// `phone.done`, the page's countdown). What the screen keeps itself, the "watch", is only
+// who plays, which no message says:
+//   seats  the game's players in seat order, seen in the room message that started the
+//          game; after a reload, from the memo (sessionStorage), else the seated players
+//          (a guess: `sure` is false, and a player who joined during the game is counted)
 
 export const PHONE_MEMO_KEY = 'drawserver.tvPhone';
-export const CLOCK_UNKNOWN_STEP = -1;
-export const MEMO_MAX_AGE_MS = 15 * 60 * 1000;
-export const DEADLINE_SLACK_MS = 2500;
+export const MEMO_MAX_AGE_MS = 15 * 60 * 1000; // since the memo was last written (every progress)
 
 export function initialWatch() {
-  return { seats: [], sure: false, step: null, clock: null };
+  return { seats: [], sure: false };
 }
 
 /** The players of a telephone game as a room lists them: seated, no screen, no bot (bots do not play it). */
@@ -130,18 +128,17 @@ export function phoneSeats(players) {
     .map((p) => String(p.id));
 }
 
-/** The room message that starts the game, seen by this screen: step 0, whose clock it carries. */
+/** The room message that starts the game, seen by this screen: its seated players are the game's. */
 export function watchStart(players) {
-  return { seats: phoneSeats(players), sure: true, step: 0, clock: 0 };
+  return { seats: phoneSeats(players), sure: true };
 }
 
-/** A later `room` message during the steps: its `remainingMs` is the step under way's. */
+/** A later `room` message during the steps: the seats stay the game's (a guess only when none were known). */
 export function watchRoom(watch, players) {
-  const seats = watch.seats.length ? watch.seats : phoneSeats(players);
-  return { ...watch, seats, clock: watch.step ?? CLOCK_UNKNOWN_STEP };
+  return watch.seats.length ? watch : { seats: phoneSeats(players), sure: false };
 }
 
-/** Every seat still here and connected has handed in the step `done` is of. */
+/** Every seat still here and connected has handed in (the server then starts the next step, or the album). */
 export function stepComplete(seats, done, players) {
   const doneSet = new Set(done);
   const byId = new Map((Array.isArray(players) ? players : []).filter(Boolean).map((p) => [String(p.id), p]));
@@ -150,92 +147,45 @@ export function stepComplete(seats, done, players) {
 }
 
 /**
- * After `phoneProgress` (the store has applied it to `phone`), a `room`, `left` or
- * `joined`: a progress of a later step moves the screen on (the clock it had counted
- * another step, unless it counted the unknown step under way), and a step every
- * connected seat has handed in is over: the next one starts at once, with no clock the
- * screen is told. (Seats that are a guess may hold a later joiner, who never hands in:
- * the screen then waits for the next step's first `phoneProgress`, never moves on early.)
+ * What a reload keeps (sessionStorage): the game's seats, when the screen saw the game
+ * start (a guess is made again after a reload, as well). Ids only: nothing any player
+ * wrote or drew. null: nothing to keep.
  */
-export function watchSettle(watch, phone, players) {
-  const k = phone.progressStep;
-  let w = watch;
-  if (Number.isInteger(k) && (w.step === null || k > w.step)) {
-    const clock = w.clock === k || (w.step === null && w.clock === CLOCK_UNKNOWN_STEP) ? k : null;
-    w = { ...w, step: k, clock };
-  }
-  if (w.step !== null && k === w.step && stepComplete(w.seats, phone.done, players)) {
-    w = { ...w, step: w.step + 1, clock: null };
-  }
-  return w;
-}
-
-/** The countdown ran out: the step it counted is over (the next one's clock is not told). */
-export function watchTimeUp(watch) {
-  if (watch.clock === null) return watch;
-  if (watch.clock === CLOCK_UNKNOWN_STEP || watch.step === null) return { ...watch, clock: null };
-  return watch.clock === watch.step ? { ...watch, step: watch.step + 1, clock: null } : { ...watch, clock: null };
+export function phoneMemo(watch, code, now) {
+  if (!watch.sure || watch.seats.length === 0) return null;
+  return { code: String(code ?? ''), seats: [...watch.seats], at: now };
 }
 
 /**
- * What a reload keeps (sessionStorage): the seats, the step, who had handed it in and,
- * when the screen had its clock, the step's end (ms since the epoch). Ids and numbers
- * only: nothing any player wrote or drew.
+ * The first room message after a reload (or a join) during the steps: the memo's seats
+ * when it is this room's and recent, else the seated players as a guess. (The step, its
+ * progress and its clock come with the `phoneProgress` the server sends next.)
  */
-export function phoneMemo(watch, phone, code, now, clockLeftMs = null) {
-  const timed = watch.clock !== null && watch.clock === watch.step && typeof clockLeftMs === 'number';
-  return {
-    code: String(code ?? ''),
-    seats: watch.seats,
-    sure: watch.sure,
-    step: watch.step,
-    done: watch.step !== null && phone.progressStep === watch.step ? [...phone.done] : [],
-    deadline: timed ? now + clockLeftMs : null,
-    at: now,
-  };
-}
-
-/**
- * A reload (or a reconnect) during the steps: the room message's `remainingMs` is the
- * step under way's. With the memo of this room, the screen is back on its step when
- * that step's end is the memo's (or the memo knew no end), on the next one when the memo's
- * end has passed; otherwise the step is unknown until the next `phoneProgress`. Returns
- * {watch, done}: `done` (or null) is the memo's progress of `watch.step`, to apply again.
- */
-export function restoreWatch(memo, { code, players, remainingMs, now }) {
-  const fresh = { seats: phoneSeats(players), sure: false, step: null, clock: CLOCK_UNKNOWN_STEP };
+export function restoreWatch(memo, { code, players, now }) {
   const valid = memo && typeof memo === 'object' && memo.code === code && Array.isArray(memo.seats) && memo.seats.length > 0
     && Number.isFinite(memo.at) && now - memo.at >= 0 && now - memo.at <= MEMO_MAX_AGE_MS;
-  if (!valid) return { watch: fresh, done: null };
-  const base = { seats: memo.seats.map(String), sure: Boolean(memo.sure), step: null, clock: CLOCK_UNKNOWN_STEP };
-  const step = Number.isInteger(memo.step) && memo.step >= 0 ? memo.step : null;
-  if (step === null) return { watch: base, done: null };
-  const done = Array.isArray(memo.done) ? memo.done.map(String) : [];
-  if (!Number.isFinite(memo.deadline)) return { watch: { ...base, step, clock: step }, done };
-  const deadline = now + (Number(remainingMs) || 0);
-  if (Math.abs(deadline - memo.deadline) <= DEADLINE_SLACK_MS) return { watch: { ...base, step, clock: step }, done };
-  if (memo.deadline < now) return { watch: { ...base, step: step + 1, clock: step + 1 }, done: [] };
-  return { watch: base, done: null };
+  return valid ? { seats: memo.seats.map(String), sure: true } : { seats: phoneSeats(players), sure: false };
 }
 
 /**
- * The steps view: {step (null: not known), steps, kind, kinds (every step's, for the
+ * The steps view: {step (null: not known yet), steps, kind, kinds (every step's, for the
  * stepper), rows [{id, done, offline}] of the seats still in the room, done, total, over
- * (every step handed in: the album comes)}. `done` counts only the step shown.
+ * (the last step handed in: the album comes)}. The step is the last `phoneProgress`'s.
  */
 export function phoneStatus(watch, phone, players) {
   const list = Array.isArray(players) ? players.filter(Boolean) : [];
   const seats = watch.seats.length ? watch.seats : phoneSeats(list);
   const steps = seats.length;
+  const step = Number.isInteger(phone.progressStep) && phone.progressStep >= 0 ? phone.progressStep : null;
   const byId = new Map(list.map((p) => [String(p.id), p]));
-  const shown = watch.step !== null && phone.progressStep === watch.step ? new Set(phone.done) : new Set();
+  const shown = step !== null ? new Set(phone.done) : new Set();
   const rows = seats.filter((id) => byId.has(id)).map((id) => ({ id, done: shown.has(id), offline: byId.get(id).connected === false }));
   const count = progressCount({ ...phone, done: rows.filter((r) => r.done).map((r) => r.id), steps: rows.length }, rows.length);
-  const over = watch.step !== null && steps > 0 && watch.step >= steps;
+  const over = step !== null && steps > 0 && step >= steps - 1 && stepComplete(seats, phone.done, list);
   return {
-    step: watch.step,
+    step,
     steps,
-    kind: over ? null : kindOfStep(watch.step),
+    kind: over ? null : kindOfStep(step),
     kinds: Array.from({ length: steps }, (_, i) => kindOfStep(i)),
     rows,
     done: count.done,

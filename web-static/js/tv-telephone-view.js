@@ -113,7 +113,7 @@ export function clearAlbum() {
 export function renderAlbum() {
   const a = albumScreen(state.phone);
   const box = $('#tv-album');
-  // a screen that joined during the album (no reload) is not sent it: say who shows it
+  // the album not here (yet): the server sends it to a screen that arrives during it
   box.dataset.state = !a ? 'missing' : a.title ? 'title' : 'entry';
   show($('#tv-album-missing'), !a);
   show($('#tv-album-title'), Boolean(a?.title));

@@ -262,7 +262,7 @@ function renderCorner() {
 /** The timer (every 250 ms): seconds left and a ring of the turn's time. Returns the seconds shown, or null. */
 export function renderTimer() {
   if (state.room && state.phase === 'lobby' && state.nextGameMs !== null) renderLobbyOverlay();
-  // a telephone step's clock only when the server told it (tv.js stops the countdown otherwise)
+  // a telephone step's clock: from the step's `phoneProgress` (tv.js stops it at zero)
   const running = tv.countdown.running && (state.phase === 'drawing' || state.phase === 'choosing' || state.phase === 'telephone');
   show($('#tv-timer'), running);
   if (!running) return null;

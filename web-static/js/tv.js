@@ -3,9 +3,9 @@
 // then `{"t":"join","code":…,"watch":true}`: a screen that watches takes no seat, never
 // plays and sees what a spectator sees (docs/PROTOCOL.md 12.3). The room's state lives in
 // the player client's store (js/store.js); server messages go through TV_HANDLERS. A
-// telephone game (PROTOCOL 12.5) is watched from `phoneProgress`, the `room` messages and
-// the album: what the screen can tell of the steps is `tv.phone` (tv-model.js's watch),
-// kept in sessionStorage for a reload.
+// telephone game (PROTOCOL 12.5) is watched from `phoneProgress` (the step, who has handed
+// in, the step's clock) and the album; who plays is `tv.phone` (tv-model.js's watch), kept
+// in sessionStorage for a reload.
 
 import { $, el } from './dom.js';
 import { Connection } from './connection.js';
@@ -17,7 +17,7 @@ import * as store from './store.js';
 import { state, playerName, streamerMode } from './store.js';
 import {
   TV_TOKEN_KEY, TV_NAME, tvPathCode, tvPath, checkTvCode, feedFromHistory, addFeed,
-  PHONE_MEMO_KEY, initialWatch, watchStart, watchRoom, watchSettle, watchTimeUp, phoneMemo, restoreWatch,
+  PHONE_MEMO_KEY, initialWatch, watchStart, watchRoom, phoneMemo, restoreWatch,
 } from './tv-model.js';
 import { tv, showView, renderEntry, renderRoom, renderScores, renderFeed, renderStage, renderTimer, renderBanner, fitBoard } from './tv-view.js';
 
@@ -29,7 +29,6 @@ const conn = new Connection({ name: TV_NAME, tokenKey: TV_TOKEN_KEY, joinFields:
 const sounds = new Sounds();
 let resumeTimer = null;
 let lastTick = null;
-let phoneResync = false; // a resumed session's next room message: the steps come back from the memo
 
 function navigate(code) {
   const path = tvPath(code);
@@ -74,7 +73,6 @@ function toEntry(error = null, code = '') {
 
 function onWelcome(msg) {
   store.setWelcome(msg);
-  phoneResync = true; // progress may have been missed while the connection was down
   tv.board.reset(); // the server resends the canvas of a resumed turn
   clearTimeout(resumeTimer);
   // resumed: the room (if the screen still is in one) follows at once; else join again
@@ -122,14 +120,11 @@ function onRoom(msg) {
 
 function saveMemo() {
   try {
-    if (state.phase === 'telephone' && state.room) {
-      const left = tv.countdown.running ? tv.countdown.remainingMs() : null;
-      sessionStorage.setItem(PHONE_MEMO_KEY, JSON.stringify(phoneMemo(tv.phone, state.phone, state.room.code, Date.now(), left)));
-    } else {
-      sessionStorage.removeItem(PHONE_MEMO_KEY);
-    }
+    const memo = state.phase === 'telephone' && state.room ? phoneMemo(tv.phone, state.room.code, Date.now()) : null;
+    if (memo) sessionStorage.setItem(PHONE_MEMO_KEY, JSON.stringify(memo));
+    else sessionStorage.removeItem(PHONE_MEMO_KEY);
   } catch {
-    // no storage: after a reload the step shows from the next phoneProgress
+    // no storage: after a reload the seated players stand for the game's
   }
 }
 
@@ -141,52 +136,38 @@ function loadMemo() {
   }
 }
 
-/** The watch after a change; the countdown runs only for a step whose clock the server told. */
 function setWatch(watch) {
   tv.phone = watch;
-  if (watch.clock === null) tv.countdown.stop();
   saveMemo();
 }
 
 /**
- * A room message: the game's start (step 0 and its clock), a later one during the steps
- * (its `remainingMs` is the step under way's), or the first after a reload or a resume
- * (the steps from the memo). Outside the steps the watch is dropped.
+ * A room message: the game's start (its seated players are the game's), a later one
+ * during the steps, or the first after a reload or a join (the seats from the memo).
+ * Outside the steps the watch is dropped. The step and its progress follow in the
+ * server's `phoneProgress`.
  */
 function phoneRoom(msg, firstEntry, prevPhase) {
-  const resync = phoneResync;
-  phoneResync = false;
   if (state.phase !== 'telephone') {
-    if (tv.phone.seats.length || tv.phone.step !== null) setWatch(initialWatch());
+    if (tv.phone.seats.length) setWatch(initialWatch());
     else saveMemo();
     return;
   }
   const players = state.room.players;
-  let watch;
-  if (firstEntry || resync) {
-    const restored = restoreWatch(loadMemo(), { code: msg.code, players, remainingMs: msg.remainingMs, now: Date.now() });
-    if (restored.done && restored.watch.step !== null) store.setPhoneProgress({ t: 'phoneProgress', step: restored.watch.step, done: restored.done });
-    watch = restored.watch;
-  } else if (prevPhase !== 'telephone') {
-    watch = watchStart(players);
-  } else {
-    watch = watchRoom(tv.phone, players);
-  }
-  setWatch(watchSettle(watch, state.phone, players));
+  if (firstEntry) setWatch(restoreWatch(loadMemo(), { code: msg.code, players, now: Date.now() }));
+  else if (prevPhase !== 'telephone') setWatch(watchStart(players));
+  else setWatch(watchRoom(tv.phone, players));
 }
 
+/** A step starts (nobody done), someone hands in, or the screen came in mid-step: with the step's clock. */
 function onPhoneProgress(msg) {
   if (!state.room || state.phase !== 'telephone') return;
   const before = state.phone.progressStep === msg.step ? state.phone.done.length : 0;
   store.setPhoneProgress(msg);
-  setWatch(watchSettle(tv.phone, state.phone, state.room.players));
+  if (typeof msg.remainingMs === 'number') tv.countdown.set(msg.remainingMs);
+  saveMemo(); // a fresh `at`: the memo outlives a long game
   if (state.phone.done.length > before) sounds.play('correctOther');
   renderRoom();
-}
-
-/** Someone left or came: a step no one connected is still holding up is over. */
-function settlePhone() {
-  if (state.phase === 'telephone' && state.room) setWatch(watchSettle(tv.phone, state.phone, state.room.players));
 }
 
 function onAlbum(msg) {
@@ -256,7 +237,6 @@ function onLeft(msg) {
     return;
   }
   store.removePlayer(msg.playerId);
-  settlePhone();
   renderRoom();
 }
 
@@ -272,7 +252,7 @@ function onError(msg) {
 const TV_HANDLERS = Object.freeze({
   welcome: onWelcome,
   room: onRoom,
-  joined: (msg) => { if (state.room && msg.player) { store.addPlayer(msg.player); settlePhone(); renderRoom(); } },
+  joined: (msg) => { if (state.room && msg.player) { store.addPlayer(msg.player); renderRoom(); } },
   left: onLeft,
   ready: (msg) => { if (store.setReady(msg.playerId, msg.ready)) renderStage(); },
   chatHistory: (msg) => { tv.feed = feedFromHistory(msg.lines); renderFeed(); },
@@ -361,10 +341,9 @@ function hideIdlePointer() {
 }
 
 function tick() {
-  // a telephone step's clock ran out: that step is over (the next one's clock is not told)
+  // a telephone step's clock ran out: no timer until the next step's progress brings its clock
   if (state.phase === 'telephone' && tv.countdown.running && tv.countdown.remainingMs() <= 0) {
     tv.countdown.stop();
-    setWatch(watchTimeUp(tv.phone));
     renderRoom();
   }
   const s = renderTimer();
