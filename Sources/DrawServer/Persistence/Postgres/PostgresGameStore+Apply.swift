@@ -42,7 +42,7 @@ extension PostgresGameStore: StorageBackend {
     /// `COMMIT` lost with its server).
     func mayHaveCommitted(_ error: any Error) -> Bool { !(error is ClaimUnanswered) }
 
-    func holding(rooms: Set<RoomCode>) { heldRooms.withLock { $0 = rooms } }
+    func holding(rooms: Set<RoomCode>) { unwritten.withLock { $0.heldRooms = rooms } }
 
     var stallLimit: Duration? { configuration.stalledCommit }
 
@@ -82,9 +82,9 @@ extension PostgresGameStore: StorageBackend {
             }
         }
         // What this batch's first try left out: if that try went in, they are still to write.
-        let leftFirst = leftOut.withLock { l -> Set<RoomCode>? in
-            if let l, l.batch == batch { return l.rooms }
-            l = (batch, unclaimed)
+        let leftFirst = unwritten.withLock { u -> Set<RoomCode>? in
+            if let left = u.leftOut, left.batch == batch { return left.rooms }
+            u.leftOut = (batch, unclaimed)
             return nil
         }
         // Copied only when some room is left out: each copy retains every change's payload.
@@ -102,7 +102,7 @@ extension PostgresGameStore: StorageBackend {
                 writable, strokes: strokesNow, epochs: epochsNow, batch: batch, node: nodeID, retention: retention, on: connection, logger: logger
             )
         }
-        leftOut.withLock { $0 = nil }
+        unwritten.withLock { $0.leftOut = nil }
         // Nil: the batch's first try went in, without what it left out then.
         guard let fenced = written else { return leftFirst ?? [] }
         var actions: [LeaseAction] = []

@@ -29,7 +29,7 @@ extension PostgresGameStore {
     /// the database could not be told (their leases then run out by themselves, and there
     /// is nothing to tell the other nodes about now).
     func releaseAll() async -> [RoomCode] {
-        let unwritten = heldRooms.withLock { $0 }
+        let unwritten = self.unwritten.withLock { $0.heldRooms }
         let actions = keeper.withLock { k in k.leases.keys.filter { !unwritten.contains($0) }.sorted().flatMap { k.release($0) } }
         let held = actions.compactMap { if case .release(let code, let epoch) = $0 { (code, epoch) } else { nil } }
         let others = actions.filter { if case .release = $0 { false } else { true } }

@@ -75,7 +75,7 @@ extension PostgresGameStore {
         // A room this node lost may come back to it once its new owner is gone too, or
         // (its lease ran out while the database was away) once the changes this node held
         // for it are written: until then it is not taken back here, so they go in first.
-        let held = heldRooms.withLock { $0 }
+        let held = unwritten.withLock { $0.heldRooms }
         let tracked = keeper.withLock { k -> [String] in
             for code in k.leases.keys where k.isLost(code) && !held.contains(code) { k.forget(code) }
             return k.leases.keys.map(\.rawValue)

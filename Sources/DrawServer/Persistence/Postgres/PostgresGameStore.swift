@@ -71,12 +71,18 @@ package final class PostgresGameStore: Service {
     private let identity: PostgresConnection
     /// Set when another node released rooms (`ClusterBus`): scan for them now.
     private let scan = Mutex(ScanRequest())
-    /// The rooms the writer has changes for that are not written yet
-    /// (`StorageBackend.holding`): a lost one is not taken back before they go in.
-    let heldRooms = Mutex<Set<RoomCode>>([])
-    /// The rooms a batch left out (their lease was being acquired), for as long as that
-    /// batch may be tried again: if its first commit went in, they still have to be.
-    let leftOut = Mutex<(batch: Int64, rooms: Set<RoomCode>)?>(nil)
+    /// What the writer's commits leave for the store to know (`Unwritten`).
+    let unwritten = Mutex(Unwritten())
+
+    struct Unwritten {
+        /// The rooms the writer has changes for that are not written yet
+        /// (`StorageBackend.holding`): a lost one is not taken back, nor a lease
+        /// released, before they go in.
+        var heldRooms: Set<RoomCode> = []
+        /// The rooms a batch left out (their lease was being acquired), for as long as
+        /// that batch may be tried again: if its first commit went in, they still have to be.
+        var leftOut: (batch: Int64, rooms: Set<RoomCode>)?
+    }
     let keeper: Mutex<LeaseKeeper>
     /// What the store's loops found that the server running the rooms must act on, in
     /// order (`Event`). A stream rather than callbacks into the server: the server holds
@@ -248,7 +254,7 @@ package final class PostgresGameStore: Service {
         leaseClock.cancel()
         // What the writer could not write keeps its rooms' leases: they run out by
         // themselves, and the rooms' held changes are not overtaken by another node.
-        let unwritten = heldRooms.withLock { $0 }
+        let unwritten = self.unwritten.withLock { $0.heldRooms }
         let releases = keeper.withLock { k in k.leases.keys.filter { !unwritten.contains($0) }.flatMap { k.release($0) } }
         await perform(releases)
         await close()
