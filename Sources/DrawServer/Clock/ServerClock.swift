@@ -90,6 +90,8 @@ package struct ServerClock: Sendable {
 
     /// `loop`'s own time: real on a running loop, virtual on an `EmbeddedEventLoop`. Its
     /// timers are `loop`'s (all of them: a connection's clock has no work off its loop).
+    /// Each call makes a new clock; the server's connections share their loop's
+    /// (`LoopDelivery.clock`).
     static func of(_ loop: any EventLoop) -> ServerClock {
         ServerClock(loop: loop)
     }
