@@ -7,8 +7,9 @@
 # `BIN replay --idle N --ramp 5 --warmup 3 --duration 15` (N connections that only send
 # `hello` and stay open) and the server's VmRSS at the end of that run, with them open.
 # Per connection = (VmRSS with them - VmRSS before) / connections welcomed, in KB of 1024
-# bytes (VmRSS's unit), as run.sh's idle table prints it. The binaries alternate
-# (A B, B A, ...) and the median of each is printed at the end.
+# bytes (VmRSS's unit), as run.sh's idle table prints it. Also printed: the server's CPU
+# seconds over the whole run (connecting included). The binaries alternate (A B, B A, ...)
+# and the median of each is printed at the end.
 #
 # Usage: benchmarks/idle-memory.sh --bin A [--baseline B] [--reps N] [--connections N]
 #                                  [--threads T] [--pin] [--flags "..."] [--out DIR]
@@ -57,11 +58,12 @@ fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 
-# One run: prints "label before_kb with_kb connections per_connection_kb".
+# One run: prints "label before_kb with_kb connections per_connection_kb cpu_seconds".
 run_once() {
     local label=$1 binary=$2 n=$3
-    local port dir pid before summary
+    local port dir pid before summary ticks
     port=$(free_port)
     dir=$(mktemp -d /tmp/idle-memory-run.XXXXXX)
     "${nice[@]}" "${server_cpu[@]}" "$binary" serve --port "$port" --db "$dir/db.sqlite" --log-level warning \
@@ -79,14 +81,15 @@ run_once() {
     "${nice[@]}" "${client_cpu[@]}" "$binary" replay --url "ws://127.0.0.1:$port/ws" --quiet --idle "$connections" \
         --ramp 5 --warmup 3 --duration 15 --json "$summary" --server-pid "$pid" >"$dir/replay.log" 2>&1 ||
         echo "($label: replay exited $?: $(tail -3 "$dir/replay.log"))" >&2
+    ticks=$(cpu_ticks "$pid")
     kill -TERM "$pid"
     wait "$pid" 2>/dev/null || true
     rm -rf "$dir"
-    python3 - "$summary" "$label" "$before" <<'PY'
+    python3 - "$summary" "$label" "$before" "$ticks" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 before, end, n = int(sys.argv[3]), s["server"]["rssKBEnd"], s.get("idleConnections") or 0
-print("%s %d %d %d %.2f" % (sys.argv[2], before, end, n, (end - before) / n if n else float("nan")))
+print("%s %d %d %d %.2f %.2f" % (sys.argv[2], before, end, n, (end - before) / n if n else float("nan"), int(sys.argv[4]) / int(sys.argv[5])))
 PY
 }
 
@@ -94,7 +97,7 @@ labels=(bin) binaries=("$bin")
 [ -n "$baseline" ] && labels=(baseline bin) binaries=("$baseline" "$bin")
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), nproc $(nproc), Linux $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "bin: $bin${baseline:+, baseline: $baseline}; $connections idle connections; $([ "$pin" = 1 ] && echo "pinned as run.sh" || echo "--threads $threads, unpinned")"
-printf '%-4s %-9s %10s %10s %11s %9s\n' run binary "before KB" "with KB" connections "KB/conn"
+printf '%-4s %-9s %10s %10s %11s %9s %7s\n' run binary "before KB" "with KB" connections "KB/conn" "CPU s"
 results="$out/runs.txt"
 : >"$results"
 for rep in $(seq "$reps"); do
@@ -103,15 +106,15 @@ for rep in $(seq "$reps"); do
     for i in "${order[@]}"; do
         line=$(run_once "${labels[$i]}" "${binaries[$i]}" "$rep")
         echo "$rep $line" >>"$results"
-        read -r label before with n per <<<"$line"
-        printf '%-4s %-9s %10s %10s %11s %9s\n' "$rep" "$label" "$before" "$with" "$n" "$per"
+        read -r label before with n per cpu <<<"$line"
+        printf '%-4s %-9s %10s %10s %11s %9s %7s\n' "$rep" "$label" "$before" "$with" "$n" "$per" "$cpu"
     done
 done
 python3 - "$results" <<'PY'
 import statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
-    rep, label, before, with_, n, per = line.split()
+    rep, label, before, with_, n, per, cpu = line.split()
     runs.setdefault(label, []).append(float(per))
 for label, values in runs.items():
     print("median %-9s %.2f KB per connection (%s)" % (label, statistics.median(values), ", ".join("%.2f" % v for v in values)))
