@@ -17,8 +17,9 @@ public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChan
     public typealias OutboundOut = ByteBuffer
 
     /// Runs `body` on `loop` once `delay` has passed (the server's clock: real, or a test's
-    /// virtual time).
-    public typealias Schedule = @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Void
+    /// virtual time); returns what cancels it.
+    public typealias Schedule = @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Cancel
+    public typealias Cancel = @Sendable () -> Void
 
     /// How long a refused connection is drained before it is closed anyway.
     public static let drainPatience: Duration = .seconds(2)
@@ -30,10 +31,14 @@ public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChan
     private let onMisdirectedTLS: @Sendable (String) -> Void
     private let logger: Logger
     private var context: ChannelHandlerContext?
-    /// Each armed deadline's number: the clock's timers cannot be cancelled, so a timer
-    /// that fires for an older one does nothing.
+    /// Each armed deadline's number: a timer that fires for an older one does nothing (a
+    /// cancel may not stop a timer already on its way).
     private var timerGeneration = 0
-    private var timerArmed = false
+    /// Cancels the armed deadline. Cancelled as soon as it is not needed: a pending timer
+    /// holds this handler, and every connection's first request head arms one, so a burst
+    /// of upgraded WebSockets would hold them all for `headerTimeout`.
+    private var cancelTimer: Cancel?
+    private var timerArmed: Bool { cancelTimer != nil }
 
     public init(
         configuration: RequestHeadGuard.Configuration, schedule: @escaping Schedule,
@@ -55,7 +60,7 @@ public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChan
     }
 
     public func handlerRemoved(context: ChannelHandlerContext) {
-        timerArmed = false
+        disarmTimer()
         self.context = nil
     }
 
@@ -87,33 +92,39 @@ public final class RequestHeadGuardHandler: ChannelInboundHandler, RemovableChan
         case .armTimer:
             armTimer(on: context)
         case .cancelTimer:
-            timerArmed = false
+            disarmTimer()
         case .refuse(let refusal):
-            timerArmed = false
+            disarmTimer()
             refuse(refusal, context: context)
         case .close(let reason):
-            timerArmed = false
+            disarmTimer()
             if reason == .tlsOnPlainPort { onMisdirectedTLS(context.channel.remoteAddress?.ipAddress ?? "unknown") }
             context.close(promise: nil)
         }
     }
 
     private func armTimer(on context: ChannelHandlerContext) {
+        disarmTimer()
         timerGeneration += 1
-        timerArmed = true
         let generation = timerGeneration
         let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        schedule(configuration.headerTimeout, context.eventLoop) {
+        cancelTimer = schedule(configuration.headerTimeout, context.eventLoop) {
             let handler = bound.value
             guard handler.timerArmed, handler.timerGeneration == generation else { return }
-            handler.timerArmed = false
+            handler.cancelTimer = nil
             handler.perform(handler.machine.timerFired())
         }
     }
 
+    private func disarmTimer() {
+        guard let cancel = cancelTimer else { return }
+        cancelTimer = nil
+        cancel()
+    }
+
     private func refuse(_ refusal: RequestHeadGuard.Refusal?, context: ChannelHandlerContext) {
         let channel = context.channel
-        schedule(Self.drainPatience, context.eventLoop) { channel.close(promise: nil) }
+        _ = schedule(Self.drainPatience, context.eventLoop) { channel.close(promise: nil) }
         guard let refusal else {
             channel.close(mode: .output, promise: nil)
             return

@@ -351,6 +351,28 @@ struct HTTPEdgeUpgradeTests {
         _ = try? channel.finish()
     }
 
+    /// The guard's request head deadline is cancelled once the head is in: a deadline left
+    /// pending held the guard (and its timer) for the whole `headerTimeout` after every
+    /// upgrade, memory that a burst of WebSockets kept resident (issue 34).
+    @Test func anUpgradedConnectionHoldsNoRequestHeadDeadline() throws {
+        let channel = EmbeddedChannel()
+        let serverChannel = GameServerChannel(
+            responder: { _, _, _ in },
+            route: { _, _ in .conformanceEcho },
+            negotiateExtensions: { _ in nil },
+            serve: { _, _, _ in }
+        )
+        _ = try serverChannel.setup(channel: channel, logger: Logger(label: "drawserver-test")).wait()
+        weak var guardHandler = try channel.pipeline.syncOperations.handler(type: RequestHeadGuardHandler.self)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+        #expect(guardHandler != nil)
+        let request = "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try channel.writeInbound(ByteBuffer(string: request))
+        channel.embeddedEventLoop.run()
+        #expect(guardHandler == nil, "freed with its deadline, not kept by the timer")
+        _ = try? channel.finish()
+    }
+
     static var farHeaderTimeout: RequestHeadGuard.Configuration {
         var configuration = RequestHeadGuard.Configuration()
         configuration.headerTimeout = .seconds(600)

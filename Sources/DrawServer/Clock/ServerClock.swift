@@ -27,6 +27,8 @@ package struct ServerClock: Sendable {
     private let elapsedAt: @Sendable (ContinuousClock.Instant) -> Duration
     /// Runs `body` on `loop` once `delay` has passed.
     private let wake: @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> Void
+    /// `wake`, cancellable: a cancelled timer leaves its loop at once, with what it holds.
+    private let wakeCancellable: @Sendable (_ delay: Duration, _ loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> ClockTimer
     /// Runs `body` once `delay` has passed, on a thread that must not be blocked (it only
     /// hands a result on). Never cancelled: whoever waits decides whether it still cares.
     let wakeOffLoop: @Sendable (_ delay: Duration, _ body: @escaping @Sendable () -> Void) -> Void
@@ -43,6 +45,7 @@ package struct ServerClock: Sendable {
         wake = { delay, loop, body in
             loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
         }
+        wakeCancellable = Self.loopTimer
         wakeOffLoop = { delay, body in
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(0, delay.nanoseconds))), execute: body)
         }
@@ -66,6 +69,13 @@ package struct ServerClock: Sendable {
         // A frame arrives at the game time of its reading: the test's clock has no instants.
         elapsedAt = { _ in manual.now }
         wake = { delay, loop, body in manual.schedule(after: delay, on: loop, body) }
+        wakeCancellable = { delay, loop, body in
+            let cancelled = CancelFlag()
+            manual.schedule(after: delay, on: loop) {
+                if !cancelled.isSet { body() }
+            }
+            return ClockTimer { cancelled.set() }
+        }
         wakeOffLoop = { delay, body in manual.schedule(after: delay, on: MultiThreadedEventLoopGroup.singleton.any(), body) }
         schedule = { delay, body in
             // The virtual clock keeps its timers until they are due; a cancelled one then
@@ -80,6 +90,8 @@ package struct ServerClock: Sendable {
 
     /// `loop`'s own time: real on a running loop, virtual on an `EmbeddedEventLoop`. Its
     /// timers are `loop`'s (all of them: a connection's clock has no work off its loop).
+    /// Each call makes a new clock; the server's connections share their loop's
+    /// (`LoopDelivery.clock`).
     static func of(_ loop: any EventLoop) -> ServerClock {
         ServerClock(loop: loop)
     }
@@ -93,6 +105,7 @@ package struct ServerClock: Sendable {
         wake = { delay, target, body in
             target.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
         }
+        wakeCancellable = Self.loopTimer
         wakeOffLoop = { delay, body in
             loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
         }
@@ -111,6 +124,7 @@ package struct ServerClock: Sendable {
         read = base.read
         elapsedAt = base.elapsedAt
         wake = base.wake
+        wakeCancellable = base.wakeCancellable
         self.wakeOffLoop = wakeOffLoop
         self.schedule = schedule
     }
@@ -129,6 +143,21 @@ package struct ServerClock: Sendable {
     func run(after delay: Duration, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) {
         LockAudit.systemCall("arms a timer")
         wake(delay, loop, body)
+    }
+
+    /// Runs `body` on `loop` once `delay` has passed unless the returned timer is cancelled
+    /// first. Cancelled, it is gone from the loop at once (on the real clock), and with it
+    /// whatever `body` holds: a deadline that usually does not fire, armed for every
+    /// connection, would otherwise keep its memory until it passes.
+    func timer(after delay: Duration, on loop: any EventLoop, _ body: @escaping @Sendable () -> Void) -> ClockTimer {
+        LockAudit.systemCall("arms a timer")
+        return wakeCancellable(delay, loop, body)
+    }
+
+    /// An event loop's own cancellable timer.
+    private static let loopTimer: @Sendable (Duration, any EventLoop, @escaping @Sendable () -> Void) -> ClockTimer = { delay, loop, body in
+        let task = loop.scheduleTask(in: .nanoseconds(max(0, delay.nanoseconds))) { body() }
+        return ClockTimer { task.cancel() }
     }
 
     /// Runs `body` on `loop` at `deadline` (at once when it has passed).

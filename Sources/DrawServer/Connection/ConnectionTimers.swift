@@ -5,7 +5,8 @@ import Rooms
 /// The hello deadline and the heartbeat of one connection, as timers on its event loop
 /// rather than tasks, so an idle connection costs no task beyond its reader.
 struct ConnectionTimers {
-    private let helloDeadline: Scheduled<Void>
+    /// Nil once the hello was accepted (`helloAccepted`).
+    private var helloDeadline: Scheduled<Void>?
     private let heartbeat: RepeatedTask?
     /// What the heartbeat judges the peer by.
     let activity: ActivityMonitor
@@ -48,8 +49,17 @@ struct ConnectionTimers {
         }
     }
 
+    /// The hello was accepted: the deadline is called off and let go at once rather than
+    /// kept to the end of the connection. Pending, it held its closures for the hello
+    /// timeout, and fired, its promise for good: memory every connection opened in a burst
+    /// would keep resident.
+    mutating func helloAccepted() {
+        helloDeadline?.cancel()
+        helloDeadline = nil
+    }
+
     func cancel() {
-        helloDeadline.cancel()
+        helloDeadline?.cancel()
         heartbeat?.cancel()
     }
 }

@@ -19,6 +19,9 @@ import Synchronization
 /// every socket of the turn has been read.
 package final class LoopDelivery: Sendable {
     let eventLoop: any EventLoop
+    /// The loop's own time (`ServerClock.of`), for its connections' deadlines: one clock
+    /// per loop, since a clock's closures would cost every connection four allocations.
+    let clock: ServerClock
     private let inbox = Mutex(Inbox())
     /// The outputs to drain, on the loop only.
     private let listed: NIOLoopBoundBox<Listed>
@@ -45,6 +48,7 @@ package final class LoopDelivery: Sendable {
 
     package init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
+        self.clock = .of(eventLoop)
         self.listed = .makeBoxSendingValue(Listed(), as: Listed.self, eventLoop: eventLoop)
     }
 

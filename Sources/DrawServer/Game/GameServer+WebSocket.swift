@@ -17,8 +17,9 @@ extension GameServer {
         let sync = channel.pipeline.syncOperations
         let hardClose: @Sendable () -> Void = { channel.closeAbortively() }
         let overflows = metrics.queueOverflows
+        let delivery = loopDeliveries.delivery(for: eventLoop)
         let outbox = Outbox(
-            limit: limits.outboundQueueBytes, maxFrameSize: maxMessageBytes, delivery: loopDeliveries.delivery(for: eventLoop),
+            limit: limits.outboundQueueBytes, maxFrameSize: maxMessageBytes, delivery: delivery,
             hardClose: hardClose, onOverflow: { overflows.increment() }
         )
         let ip = clientIP ?? channel.remoteAddress?.ipAddress ?? "unknown"
@@ -33,7 +34,7 @@ extension GameServer {
             refused.close(code: .policyViolation, reason: "too many connections from your address", waitForAnswer: false)
             return
         }
-        let activity = ActivityMonitor(clock: .of(eventLoop))
+        let activity = ActivityMonitor(clock: delivery.clock)
         activity.touch()
         let connection = session.connection
         let timers = ConnectionTimers(

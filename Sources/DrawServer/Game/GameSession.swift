@@ -182,6 +182,7 @@ final class GameSession: WebSocketService {
         switch server.hello(name: name, token: token, avatar: avatar, connection: connection, outbox: outbox, askedNode: askedNode) {
         case .success(let id):
             player = id
+            timers?.helloAccepted()
             return nil
         case .failure(let error):
             return error

@@ -85,7 +85,7 @@ struct GameServerChannel: ServerChildChannel, HTTPChannelHandler {
             let decided = NIOLoopBoundBox<Route?>(nil, eventLoop: channel.eventLoop)
             let guardHandler = RequestHeadGuardHandler(
                 configuration: headGuard,
-                schedule: { [clock] delay, loop, body in clock.run(after: delay, on: loop, body) },
+                schedule: { [clock] delay, loop, body in clock.timer(after: delay, on: loop, body).cancel },
                 onMisdirectedTLS: { [clock, misdirectedTLS, logger] address in
                     guard misdirectedTLS.shouldLog(address, now: clock.now) else { return }
                     logger.warning("a client spoke TLS to the plain HTTP port (https:// pointed at it?); closed", metadata: ["address": "\(address)"])

@@ -19,7 +19,9 @@ struct HeldMessages {
     static let overheadBytes = 64
 
     let configuration: Configuration
-    private(set) var messages = CircularBuffer<WebSocketReceiver.Message>()
+    /// Starts at one slot and grows when messages are held: NIO's default of 16 would cost
+    /// every connection a few hundred bytes, and most never hold a message.
+    private(set) var messages = CircularBuffer<WebSocketReceiver.Message>(initialCapacity: 1)
     private(set) var bytes = 0
     /// A close or failure read behind the waiting messages.
     private(set) var deferredAction: WebSocketReceiver.Action?

@@ -65,7 +65,11 @@ private func run(_ input: [UInt8]) -> Outcome {
     let channel = EmbeddedChannel()
     let handler = RequestHeadGuardHandler(
         configuration: configuration,
-        schedule: { _, _, body in timers.add(body) },
+        // Cancels are ignored: a cancelled deadline that fires anyway must do nothing.
+        schedule: { _, _, body in
+            timers.add(body)
+            return {}
+        },
         onMisdirectedTLS: { _ in },
         logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
     )
