@@ -3,6 +3,7 @@ import DrawProtocol
 import Foundation
 import GRDB
 import Logging
+import NIOCore
 import Rooms
 import ServerTestSupport
 import Synchronization
@@ -94,8 +95,20 @@ struct StorageFaultTests {
 
         func fault(for error: any Error) -> StorageFault { (error as? Refused)?.fault ?? StorageFault(.other, detail: "\(error)") }
 
+        /// The times of the frames `changes` carry, single or packed, in order.
+        static func frameTimes(_ changes: [PersistenceWriter.Change]) -> [Int] {
+            changes.flatMap { change -> [Int] in
+                switch change {
+                case .frame(_, _, let frame): [frame.at]
+                case .strokes(_, let runs):
+                    runs.flatMap { run in ((try? PackedFrames.unpack(Array(run.packed.readableBytesView))) ?? []).map(\.at) }
+                default: []
+                }
+            }
+        }
+
         var frames: [Int] {
-            committed.withLock { $0.flatMap { $0.compactMap { if case .frame(_, _, let f) = $0 { f.at } else { nil } } } }
+            committed.withLock { $0.flatMap(Self.frameTimes) }
         }
     }
 
@@ -111,7 +124,7 @@ struct StorageFaultTests {
         struct AnswerLost: Error {}
 
         func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
-            let frames = batch.changes.compactMap { if case .frame(_, _, let f) = $0 { f.at } else { nil } }
+            let frames = ScriptedBackend.frameTimes(batch.changes)
             attempts.withLock { $0.append((batch.id, frames)) }
             let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
             var deferred: [PersistenceWriter.Change] = []
@@ -122,7 +135,7 @@ struct StorageFaultTests {
             }
             written.withLock { w in
                 guard w.ids.insert(batch.id).inserted else { return }
-                w.frames += kept.compactMap { if case .frame(_, _, let f) = $0 { f.at } else { nil } }
+                w.frames += ScriptedBackend.frameTimes(kept)
             }
             if case .answerLost = next { throw AnswerLost() }
             return StorageCommit(deferred: deferred)

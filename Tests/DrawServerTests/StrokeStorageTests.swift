@@ -39,34 +39,31 @@ struct StrokeStorageTests {
         #expect(Array(buffer.readableBytesView) == PackedFrames.pack(frames))
     }
 
-    @Test func strokeRunsKeptForTheNextCommitStayInOrderAndDropOldestFirst() throws {
+    @Test func strokeRunsKeepEachRoomsFramesInOrderAndTakePackedRunsAfterThem() throws {
         func frame(_ at: Int) -> StrokeLog.Frame { StrokeLog.Frame(at: at, bytes: [UInt8(at % 256)]) }
         func unpacked(_ runs: [StrokeRuns.Run]) throws -> [Int] {
             try runs.flatMap { try PackedFrames.unpack(Array($0.packed.readableBytesView)).map(\.at) }
         }
-        var older = StrokeRuns()
-        older.add(frame(1), room: "AAAA", generation: 1)
-        older.add(frame(2), room: "BBBB", generation: 1)
-        older.add(frame(3), room: "AAAA", generation: 1)  // back to A's run
-        var newer = StrokeRuns()
-        newer.add(frame(4), room: "AAAA", generation: 2)
-        newer.add(frame(5), room: "CCCC", generation: 1)
-        newer.prepend(older)
-        #expect(newer.frames == 5 && newer.rooms == ["AAAA", "BBBB", "CCCC"])
+        var runs = StrokeRuns()
+        runs.add(frame(1), room: "AAAA", generation: 1)
+        runs.add(frame(2), room: "BBBB", generation: 1)
+        runs.add(frame(3), room: "AAAA", generation: 1)  // back to A's run
+        #expect(runs.contains(room: "AAAA") && runs.contains(room: "BBBB") && !runs.contains(room: "CCCC"))
+        // Runs packed elsewhere (a batch's) go after what a room has.
+        var packed = StrokeRuns()
+        packed.add(frame(4), room: "AAAA", generation: 2)
+        packed.add(frame(5), room: "CCCC", generation: 1)
+        var other = packed
+        runs.add(runs: other.take(room: "AAAA"), room: "AAAA")
+        runs.add(runs: other.take(room: "CCCC"), room: "CCCC")
+        #expect(runs.frames == 5 && runs.rooms == ["AAAA", "BBBB", "CCCC"])
 
-        var copy = newer
+        var copy = runs
         let all = copy.takeAll()
         #expect(all.map(\.room) == ["AAAA", "BBBB", "CCCC"] && copy.isEmpty)
         #expect(try unpacked(all[0].runs) == [1, 3, 4] && all[0].runs.map(\.generation) == [1, 2])
 
-        // Over the bound: A's first run (frames 1 and 3) is the oldest, then B's.
-        copy = newer
-        #expect(copy.drop(downTo: 3) == 2)
-        #expect(copy.frames == 3 && copy.rooms == ["AAAA", "BBBB", "CCCC"])
-        #expect(try unpacked(copy.take(room: "AAAA")) == [4])
-        #expect(copy.drop(downTo: 1) == 1 && copy.rooms == ["CCCC"])
-
-        copy = newer
+        copy = runs
         copy.removeRooms { $0 != "BBBB" }
         #expect(copy.frames == 1 && copy.rooms == ["BBBB"])
     }
@@ -136,9 +133,47 @@ struct StrokeStorageTests {
         #expect(stored.rooms.first?.frames == [new])
     }
 
-    /// The writer reuses each committed batch's storage for a later one: every frame is
-    /// still written exactly once, in order, and nothing of an earlier batch comes back.
-    @Test func batchesReuseTheirStorageAndWriteEachFrameOnce() async throws {
+    /// The same through the writer, which packs frames as they are queued: a room's packed
+    /// frames are cut into the batch before its next snapshot, and a room closed and made
+    /// again under its code in one batch keeps only the new room's frames.
+    @Test func framesPackedAsQueuedKeepTheirPlaceBeforeTheRoomsNextSnapshotOrClose() async throws {
+        let database = try GameDatabase(path: temporaryDatabasePath())
+        var configuration = PersistenceWriter.Configuration()
+        configuration.interval = .seconds(60)  // one batch: the flush's
+        let writer = PersistenceWriter(database: database, configuration: configuration, metrics: ServerMetrics(), logger: Logger(label: "drawserver-test"))
+        let running = Task { try await writer.run() }
+        var room = Self.drawingRoom("DDDDDD")
+        let again = Self.drawingRoom("EEEEEE")
+        let now = Timestamp(milliseconds: 1_000)
+        let generation = room.canvasGeneration
+        let frame = { (at: Int) in StrokeLog.Frame(at: at, bytes: strokeBytes(from: Point(x: Int32(at), y: 1), to: Point(x: 50, y: 50))) }
+        writer.roomChanged(room.snapshot(now: now))
+        writer.roomChanged(again.snapshot(now: now))
+        writer.frameAppended(room: room.code, generation: generation, frame: frame(1))
+        writer.frameAppended(room: again.code, generation: again.canvasGeneration, frame: frame(2))
+        if let drawer = room.drawer { _ = room.handle(.skip, from: drawer, now: now) }
+        let later = Timestamp(milliseconds: 60_000)
+        _ = room.tick(now: later)
+        if let drawer = room.drawer { _ = room.handle(.choose(index: 0), from: drawer, now: later) }
+        try #require(room.canvasGeneration > generation, "the next turn has a new canvas")
+        writer.roomChanged(room.snapshot(now: later))
+        writer.frameAppended(room: room.code, generation: room.canvasGeneration, frame: frame(3))
+        // EEEEEE closes and is made again: its earlier frame goes with the close.
+        writer.roomClosed(again.code)
+        writer.roomChanged(again.snapshot(now: later))
+        writer.frameAppended(room: again.code, generation: again.canvasGeneration, frame: frame(4))
+        #expect(await writer.flush())
+        #expect(writer.statistics.commits == 1 && writer.statistics.strokeFrames == 4)
+        let stored = Dictionary(uniqueKeysWithValues: try database.load().rooms.map { ($0.snapshot.code, $0.frames.map(\.at)) })
+        #expect(stored["DDDDDD"] == [3])
+        #expect(stored["EEEEEE"] == [4])
+        running.cancel()
+        _ = try await running.value
+    }
+
+    /// Batch after batch, every frame is written exactly once, in order, and nothing of an
+    /// earlier batch comes back.
+    @Test func batchesWriteEachFrameOnce() async throws {
         let database = try GameDatabase(path: temporaryDatabasePath())
         // Only the flushes commit, so each batch is exactly one round of frames; the commit
         // thread is given all the time it needs to start, however busy the test machine is.
@@ -157,7 +192,6 @@ struct StrokeStorageTests {
                 sent.append(frame)
             }
             await writer.flush()
-            #expect(writer.spareCapacity >= 300, "batch \(batch): the committed batch's storage is kept for reuse")
         }
         running.cancel()
         _ = await running.result

@@ -1,6 +1,7 @@
 import Canvas
 import DrawProtocol
 import Foundation
+import NIOCore
 import Rooms
 
 /// Changes that failed to commit for a reason that can pass, in order, with what they cost,
@@ -63,10 +64,23 @@ struct HeldChanges: Sendable {
     mutating func append(_ changes: [PersistenceWriter.Change], at now: Int64) {
         items.reserveCapacity(items.count + changes.count)
         for change in changes {
-            let size = Self.bytes(of: change)
-            items.append(Item(change: change, bytes: size, heldAt: now))
-            bytes += size
+            // Held frames are single changes: a collapse drops or compacts them one by one.
+            if case .strokes(let room, let runs) = change {
+                for run in runs {
+                    for frame in (try? PackedFrames.unpack(Array(run.packed.readableBytesView))) ?? [] {
+                        hold(.frame(room: room, generation: run.generation, frame: frame), at: now)
+                    }
+                }
+                continue
+            }
+            hold(change, at: now)
         }
+    }
+
+    private mutating func hold(_ change: PersistenceWriter.Change, at now: Int64) {
+        let size = Self.bytes(of: change)
+        items.append(Item(change: change, bytes: size, heldAt: now))
+        bytes += size
     }
 
     /// Puts `changes` in front of the held ones: they are older (a batch's changes the
@@ -142,7 +156,7 @@ struct HeldChanges: Sendable {
             case .heartbeat:
                 if heartbeat { keep[index] = false }
                 heartbeat = true
-            case .turn, .game, .turnRated, .flushed:
+            case .turn, .game, .turnRated, .flushed, .strokes:
                 break
             }
         }
@@ -251,6 +265,8 @@ struct HeldChanges: Sendable {
         switch change {
         case .frame(_, _, let frame):
             return overhead + frame.bytes.count
+        case .strokes(_, let runs):
+            return overhead + runs.reduce(0) { $0 + $1.packed.readableBytes + 16 * $1.frames }
         case .room(let snapshot):
             return overhead + ((try? JSONEncoder().encode(snapshot).count) ?? 4_096)
         case .player(let record):

@@ -38,6 +38,10 @@ extension PersistenceWriter {
                 try write(snapshot, to: db, encoder: encoder, now: now)
             case .frame(let room, let generation, let frame):
                 frames.add(frame, room: room.rawValue, generation: generation)
+            case .strokes(let room, let runs):
+                // Behind any single frames of the room before them (held ones).
+                try frames.write(room: room.rawValue, to: db)
+                for run in runs { try StrokeRuns.insert(run, room: room.rawValue, to: db) }
             case .roomClosed(let code):
                 try frames.write(room: code.rawValue, to: db)
                 try db.cachedExecute(sql: "DELETE FROM room WHERE code = ?", arguments: [code.rawValue])
@@ -139,16 +143,16 @@ extension Database {
 extension StrokeRuns {
     /// Writes `room`'s gathered frames, one row per run.
     mutating func write(room: String, to db: Database) throws {
-        for run in take(room: room) { try insert(run, room: room, to: db) }
+        for run in take(room: room) { try Self.insert(run, room: room, to: db) }
     }
 
     mutating func writeAll(to db: Database) throws {
         for (room, runs) in takeAll() {
-            for run in runs { try insert(run, room: room, to: db) }
+            for run in runs { try Self.insert(run, room: room, to: db) }
         }
     }
 
-    private func insert(_ run: Run, room: String, to db: Database) throws {
+    static func insert(_ run: Run, room: String, to db: Database) throws {
         try db.cachedExecute(
             sql: "INSERT INTO stroke (room_code, generation, at_ms, ops, packed) VALUES (?, ?, ?, ?, 1)",
             arguments: [room, run.generation, run.firstAt, Data(run.packed.readableBytesView)]

@@ -68,8 +68,8 @@ extension PersistenceWriter {
     /// calls it, so batches reach the database in order. Returns whether a commit went through.
     @discardableResult
     func step(_ loop: inout Loop, urgent forced: Bool = false) async -> Bool {
-        var (batch, urgent) = takeBatch()
-        urgent = urgent || forced
+        let (batch, taken) = takeBatch()
+        let urgent = taken || forced
         for case .flushed(let continuation) in batch { loop.flushes.append(continuation) }
         let changes = batch.contains(where: { if case .flushed = $0 { true } else { false } })
             ? batch.filter { if case .flushed = $0 { false } else { true } }
@@ -79,7 +79,7 @@ extension PersistenceWriter {
             // The usual path: nothing held, the batch goes as it is.
             if !changes.isEmpty {
                 let id = loop.newID()
-                switch await attempt(StorageBatch(id: id, changes: changes), behind: changes.count >= configuration.maxBatch, &loop) {
+                switch await attempt(StorageBatch(id: id, changes: changes), behind: changes.reduce(0) { $0 + $1.weight } >= configuration.maxBatch, &loop) {
                 case .committed(let deferred):
                     committed = true
                     loop.held.append(deferred, at: Self.wallClockMs)
@@ -98,8 +98,6 @@ extension PersistenceWriter {
                 committed = await retryHeld(&loop)
             }
         }
-        // Handed back before a flush returns, so whoever flushed sees the writer at rest.
-        recycle(&batch)
         let report = (loop.heldCount, loop.heldBytes)
         publish { r in (r.heldChanges, r.heldBytes) = report }
         tellHeldRooms(&loop)
@@ -177,7 +175,7 @@ extension PersistenceWriter {
         do {
             let outcome = try await backend.commit(batch, behind: behind)
             count(batch.changes, took: ContinuousClock.now - start, onIdleThread: outcome.onIdleThread)
-            perform(loop.health.handle(.committed(now: elapsed)), &loop, written: batch.changes.count)
+            perform(loop.health.handle(.committed(now: elapsed)), &loop, written: batch.changes.reduce(0) { $0 + $1.weight })
             // A stall reported while the commit waited, and no fault behind it: over.
             if watchdog != nil, !loop.health.isFailing {
                 publish { r in
@@ -190,7 +188,7 @@ extension PersistenceWriter {
             countFailure()
             let fault = backend.fault(for: error)
             let inDoubt = fault.isTransient && backend.mayHaveCommitted(error)
-            perform(loop.health.handle(.failed(fault, now: elapsed)), &loop, written: batch.changes.count)
+            perform(loop.health.handle(.failed(fault, now: elapsed)), &loop, written: batch.changes.reduce(0) { $0 + $1.weight })
             if !fault.isTransient { return .dropped }
             return inDoubt ? .inDoubt : .held
         }

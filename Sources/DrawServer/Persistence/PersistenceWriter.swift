@@ -38,12 +38,16 @@ package final class PersistenceWriter: GameStore, Service {
     }
 
     enum Change: Sendable {
-        // The large records are boxed so a change stays a few words wide: the hot path
-        // appends one `.frame` per drawing frame, and every copy of a change (appending,
-        // swapping the batch out, applying it) moves the enum's full inline size.
+        // The large records are boxed so a change stays a few words wide: every copy of a
+        // change (appending, swapping the batch out, applying it) moves the enum's full
+        // inline size.
         indirect case player(PlayerRecord)
         indirect case room(RoomSnapshot)
+        /// One drawing frame: what held changes keep (`HeldChanges` collapses frames).
         case frame(room: RoomCode, generation: Int, frame: StrokeLog.Frame)
+        /// A room's drawing frames, packed as they were queued (`StrokeRuns`): what a
+        /// batch carries of them, one run per canvas generation, oldest first.
+        indirect case strokes(room: RoomCode, runs: [StrokeRuns.Run])
         case roomClosed(RoomCode)
         indirect case turn(TurnRecord)
         indirect case game(GameRecord)
@@ -58,24 +62,51 @@ package final class PersistenceWriter: GameStore, Service {
         var room: RoomCode? {
             switch self {
             case .room(let snapshot): RoomCode(parsing: snapshot.code)
-            case .frame(let room, _, _), .roomClosed(let room): room
+            case .frame(let room, _, _), .strokes(let room, _), .roomClosed(let room): room
             case .turn(let record): record.roomCode
             case .game(let record): record.roomCode
             case .turnRated(let rating): rating.roomCode
             case .player, .heartbeat, .flushed: nil
             }
         }
+
+        /// How many changes it stands for: a frame counts as one, packed or not.
+        var weight: Int {
+            if case .strokes(_, let runs) = self { return runs.reduce(0) { $0 + $1.frames } }
+            return 1
+        }
+
+        /// The drawing frames it carries.
+        var frames: Int {
+            switch self {
+            case .frame: 1
+            case .strokes(_, let runs): runs.reduce(0) { $0 + $1.frames }
+            default: 0
+            }
+        }
     }
 
     private struct Pending: Sendable {
         var changes: [Change] = []
-        /// The last batch's storage, emptied, for the one after next: the hot path then
-        /// appends into memory that is already allocated and touched instead of growing a
-        /// fresh array (copying it at each doubling, into new pages) every batch.
-        var spare: [Change] = []
+        /// The drawing frames, packed per room and canvas generation as they come: one
+        /// append of a frame's bytes while they are in cache, instead of a change that keeps
+        /// them alive until the commit walks them again. A room's runs are cut into
+        /// `changes` before its next snapshot or close (`cutStrokes`), the rest at the end
+        /// of the batch, so the frames keep their place among the room's changes.
+        var strokes = StrokeRuns()
         var waiter: CheckedContinuation<Void, Never>?
         var urgent = false
         var stopped = false
+
+        /// Changes waiting, each frame counted as one.
+        var count: Int { changes.count + strokes.frames }
+
+        /// Moves `room`'s packed frames into the list, before a change of the room that
+        /// must come after them.
+        mutating func cutStrokes(of room: RoomCode) {
+            guard strokes.contains(room: room.rawValue) else { return }
+            changes.append(.strokes(room: room, runs: strokes.take(room: room.rawValue)))
+        }
     }
 
     let backend: any StorageBackend
@@ -109,7 +140,7 @@ package final class PersistenceWriter: GameStore, Service {
     var storageReport: StorageReport { published.withLock { $0 } }
 
     /// Changes waiting for the next batch.
-    var waitingCount: Int { pending.withLock { $0.changes.count } }
+    var waitingCount: Int { pending.withLock { $0.count } }
 
     /// The rooms of the changes waiting for the next batch.
     var pendingRooms: Set<RoomCode> {
@@ -123,12 +154,10 @@ package final class PersistenceWriter: GameStore, Service {
                 rooms.insert(room)
                 last = room
             }
+            rooms.formUnion(p.strokes.rooms.lazy.compactMap(RoomCode.init(parsing:)))
             return rooms
         }
     }
-
-    /// The capacity of the emptied batch waiting to be reused.
-    var spareCapacity: Int { pending.withLock { $0.spare.capacity } }
 
     init(
         backend: any StorageBackend, configuration: Configuration = Configuration(), metrics: ServerMetrics, logger: Logger,
@@ -157,7 +186,12 @@ package final class PersistenceWriter: GameStore, Service {
     func playerChanged(_ record: PlayerRecord, wakes: inout WakeUps) { enqueue(.player(record), wakes: &wakes) }
     func roomChanged(_ snapshot: RoomSnapshot, wakes: inout WakeUps) { enqueue(.room(snapshot), wakes: &wakes) }
     func frameAppended(room: RoomCode, generation: Int, frame: StrokeLog.Frame, wakes: inout WakeUps) {
-        enqueue(.frame(room: room, generation: generation, frame: frame), wakes: &wakes)
+        LockAudit.acquired("the store's batch")
+        let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            p.strokes.add(frame, room: room.rawValue, generation: generation)
+            return takeWaiterIfFull(&p)
+        }
+        if let waiter { wakes.resume(waiter) }
     }
     func roomClosed(_ code: RoomCode, wakes: inout WakeUps) { enqueue(.roomClosed(code), wakes: &wakes) }
     func turnFinished(_ record: TurnRecord, wakes: inout WakeUps) { enqueue(.turn(record), wakes: &wakes) }
@@ -173,15 +207,25 @@ package final class PersistenceWriter: GameStore, Service {
     private func enqueue(_ change: Change, wakes: inout WakeUps) {
         LockAudit.acquired("the store's batch")
         let waiter = pending.withLock { p -> CheckedContinuation<Void, Never>? in
+            switch change {
+            // What a snapshot or a close does to the room's canvas comes after its frames.
+            case .room, .roomClosed: if let room = change.room { p.cutStrokes(of: room) }
+            default: break
+            }
             p.changes.append(change)
-            guard p.changes.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
-            p.waiter = nil
-            return waiter
+            return takeWaiterIfFull(&p)
         }
         if let waiter { wakes.resume(waiter) }
     }
 
-    private func isDue(_ p: Pending) -> Bool { p.urgent || p.changes.count >= configuration.maxBatch }
+    /// The writer's continuation, to wake once a full batch waits.
+    private func takeWaiterIfFull(_ p: inout Pending) -> CheckedContinuation<Void, Never>? {
+        guard p.count >= configuration.maxBatch, let waiter = p.waiter else { return nil }
+        p.waiter = nil
+        return waiter
+    }
+
+    private func isDue(_ p: Pending) -> Bool { p.urgent || p.count >= configuration.maxBatch }
 
     /// Time since the writer was made, for `StorageHealth`.
     var elapsed: Duration { clock.elapsed() }
@@ -257,31 +301,24 @@ package final class PersistenceWriter: GameStore, Service {
         }
     }
 
-    /// The largest emptied batch kept for reuse (a burst of turn ends can make one much
-    /// larger than the usual frames; that one is freed).
-    static let spareCapacityLimit = 16_384
-
     /// Takes the waiting batch. Swapped out, not copied: the lock the hot path appends under
     /// is held for a moment.
     func takeBatch() -> (batch: [Change], urgent: Bool) {
-        pending.withLock { p in
+        var strokes = StrokeRuns()
+        var (taken, urgent) = pending.withLock { p in
             let urgent = p.urgent
             p.urgent = false
             var taken: [Change] = []
-            swap(&taken, &p.spare)
             swap(&taken, &p.changes)
+            swap(&strokes, &p.strokes)
             return (taken, urgent)
         }
-    }
-
-    /// Empties a committed batch and keeps its storage as the spare, unless a larger one is
-    /// already kept or it is too large to keep.
-    func recycle(_ batch: inout [Change]) {
-        batch.removeAll(keepingCapacity: true)
-        guard batch.capacity <= Self.spareCapacityLimit else { return }
-        pending.withLock { p in
-            if p.spare.capacity < batch.capacity { swap(&p.spare, &batch) }
+        // Frames whose room had nothing after them in the batch go at its end.
+        for (room, runs) in strokes.takeAll() {
+            guard let code = RoomCode(parsing: room) else { continue }
+            taken.append(.strokes(room: code, runs: runs))
         }
+        return (taken, urgent)
     }
 
     func publish(_ change: (inout StorageReport) -> Void) {
@@ -294,15 +331,16 @@ package final class PersistenceWriter: GameStore, Service {
     }
 
     func count(_ changes: [Change], took: Duration, onIdleThread: Bool) {
-        let frames = changes.count(where: { if case .frame = $0 { true } else { false } })
-        metrics.dbBatchChanges.record(changes.count)
+        let frames = changes.reduce(0) { $0 + $1.frames }
+        let weight = changes.reduce(0) { $0 + $1.weight }
+        metrics.dbBatchChanges.record(weight)
         metrics.dbCommitTime.recordNanoseconds(took.nanoseconds)
         metrics.dbStrokeFrames.increment(by: frames)
         totals.withLock { t in
             t.commits += 1
-            t.changes += changes.count
+            t.changes += weight
             t.strokeFrames += frames
-            t.largestBatch = max(t.largestBatch, changes.count)
+            t.largestBatch = max(t.largestBatch, weight)
             t.commitSeconds += Double(took.nanoseconds) / 1e9
             if onIdleThread { t.idleCommits += 1 }
         }

@@ -2,8 +2,8 @@ import Canvas
 import NIOCore
 
 /// Stroke frames packed (`PackedFrames`) per room and canvas generation as they come: each
-/// run is one stroke row. Both stores build their rows with it: the SQLite writer from its
-/// batch, the PostgreSQL store on the hot path, as frames are drawn.
+/// run is one stroke row. The persistence writer packs frames with it as they are queued;
+/// both stores write its runs as rows.
 struct StrokeRuns: Sendable {
     struct Run: Sendable {
         var generation: Int
@@ -57,12 +57,26 @@ struct StrokeRuns: Sendable {
         current = (room, run)
     }
 
+    /// Whether `room` has frames here.
+    func contains(room: String) -> Bool { current?.room == room || byRoom[room] != nil }
+
     /// Takes `room`'s runs out, oldest first.
     mutating func take(room: String) -> [Run] {
         park()
         let runs = byRoom.removeValue(forKey: room) ?? []
         frames -= runs.reduce(0) { $0 + $1.frames }
         return runs
+    }
+
+    /// Adds `runs`, already packed, after what `room` has.
+    mutating func add(runs: [Run], room: String) {
+        park()
+        for var run in runs {
+            frames += run.frames
+            run.sequence = nextSequence
+            nextSequence += 1
+            byRoom[room, default: []].append(run)
+        }
     }
 
     /// Takes every room's runs out, rooms in code order.
@@ -75,42 +89,6 @@ struct StrokeRuns: Sendable {
     /// Drops the frames of the rooms `isRemoved` names.
     mutating func removeRooms(where isRemoved: (String) -> Bool) {
         for room in rooms where isRemoved(room) { _ = take(room: room) }
-    }
-
-    /// Puts `older`'s runs in front of these: frames a commit could not write, kept for the
-    /// next one.
-    mutating func prepend(_ older: StrokeRuns) {
-        var merged = older
-        merged.park()
-        park()
-        for (room, runs) in byRoom {
-            let shifted = runs.map { run in
-                var run = run
-                run.sequence += merged.nextSequence
-                return run
-            }
-            merged.byRoom[room, default: []] += shifted
-        }
-        merged.nextSequence += nextSequence
-        merged.frames += frames
-        self = merged
-    }
-
-    /// Drops whole runs, the oldest first, until at most `limit` frames are left. Returns
-    /// the frames dropped.
-    mutating func drop(downTo limit: Int) -> Int {
-        guard frames > limit else { return 0 }
-        park()
-        let oldestFirst = byRoom.flatMap { room, runs in runs.map { (room: room, sequence: $0.sequence, frames: $0.frames) } }
-            .sorted { $0.sequence < $1.sequence }
-        var dropped = 0
-        for run in oldestFirst where frames > limit {
-            byRoom[run.room]?.removeAll { $0.sequence == run.sequence }
-            if byRoom[run.room]?.isEmpty == true { byRoom[run.room] = nil }
-            frames -= run.frames
-            dropped += run.frames
-        }
-        return dropped
     }
 
     /// Puts the current run back with its room's.

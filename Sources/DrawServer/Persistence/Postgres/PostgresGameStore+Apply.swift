@@ -11,12 +11,14 @@ extension PostgresGameStore: StorageBackend {
     /// only while its lease is still this node's. The batch's id names it in the store, so
     /// a batch tried again because its commit went unanswered is not written twice.
     func commit(_ batch: StorageBatch, behind: Bool) async throws -> StorageCommit {
-        // Frames go into their room's packed stroke rows, which is what the store keeps.
+        // Frames go into their room's packed stroke rows, which is what the store keeps
+        // (held frames come one by one, the others already packed).
         var changes: [PersistenceWriter.Change] = []
         var strokes = StrokeRuns()
         for change in batch.changes {
             switch change {
             case .frame(let room, let generation, let frame): strokes.add(frame, room: room.rawValue, generation: generation)
+            case .strokes(let room, let runs): strokes.add(runs: runs, room: room.rawValue)
             case .heartbeat, .flushed: break
             default: changes.append(change)
             }
@@ -215,7 +217,7 @@ private struct Batch {
         case .turn(let record): turns.append(record)
         case .game(let record): games.append(record)
         case .turnRated(let rating): ratings.append(rating)
-        case .frame, .heartbeat, .flushed: break
+        case .frame, .strokes, .heartbeat, .flushed: break
         }
     }
 
