@@ -122,9 +122,7 @@ extension PersistenceWriter {
                 committed = true
                 loop.doubt = nil
                 loop.held.prepend(deferred, at: Self.wallClockMs)
-            case .held, .inDoubt:
-                return false
-            case .dropped:
+            case .held, .inDoubt, .dropped:
                 return false
             }
         }
