@@ -2,6 +2,7 @@ import Canvas
 import DrawProtocol
 import Foundation
 import Logging
+import PostgresNIO
 @testable import Rooms
 import ServerTestSupport
 import Synchronization
@@ -153,6 +154,51 @@ struct PostgresStoreTests {
         let back = try #require(try await again.load().rooms.first { $0.snapshot.code == room.code.rawValue })
         #expect(back.frames == sent + later, "every frame once, in order")
         await again.close()
+    }
+
+    /// A PostgreSQL failover ends every session, the one holding the node id's lock with
+    /// it: the node takes the lock back on a new connection, so a second process with its
+    /// id is still refused. If another session took the id first, the node stops: two
+    /// processes writing as one node would share its leases and batch ids.
+    @Test func aNodeTakesItsIdBackAfterItsSessionEndsAndStopsWhenAnotherHasIt() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let store = try await openStore(url, node: "ident")
+        let running = Task { try await store.run() }
+        // This database's lock on the id (tests in other databases hold theirs).
+        let lock = """
+            FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('drawserver node ident', 0)
+            """
+        let holder = "SELECT pid::bigint " + lock
+        let first = try #require(try await TestPostgres.integer(url, holder))
+        let end = "SELECT pg_terminate_backend(pid) " + lock
+        try await TestPostgres.execute(url, end)
+        try await waitUntil(seconds: 10) { (try await TestPostgres.integer(url, holder)).map { $0 != first } ?? false }
+        var quick = PostgresGameStore.Configuration()
+        quick.identityPatience = .milliseconds(200)
+        do {
+            let second = try await PostgresGameStore.open(url: url, nodeID: "ident", configuration: quick, logger: logger)
+            Issue.record("a second process got the node id")
+            await second.close()
+        } catch {
+            #expect(error.reason.contains("already running"), "\(error)")
+        }
+
+        // Ended again, and another session is quicker to take the id.
+        let rival = try await PostgresConnection.connect(configuration: url.connectionConfiguration(try url.tlsSettings()), id: 9, logger: logger)
+        try await TestPostgres.execute(url, end)
+        var taken = false
+        for _ in 0..<300 where !taken {
+            for try await held in try await rival.query(
+                "SELECT pg_try_advisory_lock(hashtextextended('drawserver node ident', 0))", logger: logger
+            ).decode(Bool.self) { taken = held }
+            if !taken { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        try #require(taken, "the rival got the id (the node was not quicker)")
+        let outcome = await running.result
+        #expect(throws: NodeIdentityTaken.self) { try outcome.get() }
+        try await rival.close()
     }
 
     /// The directory read as changes: after one whole read, a node reads only the rows

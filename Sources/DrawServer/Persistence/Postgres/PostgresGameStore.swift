@@ -67,8 +67,9 @@ package final class PostgresGameStore: Service {
     /// which is the server's: a batch of megabytes would then be written, and every
     /// answer read, in line with the players' frames.
     private let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    /// Holds the node id's advisory lock while the node runs.
-    private let identity: PostgresConnection
+    /// Holds the node id's advisory lock while the node runs, and takes it back after a
+    /// lost session.
+    private let identity: NodeIdentity
     /// Set when another node released rooms (`ClusterBus`): scan for them now.
     private let scan = Mutex(ScanRequest())
     /// What the writer's commits leave for the store to know (`Unwritten`).
@@ -132,43 +133,27 @@ package final class PostgresGameStore: Service {
         }
         // This connection stays open for the node's life, holding a session lock on its id:
         // a second process with the same id is refused, and a killed one lets go at once.
+        let identity: NodeIdentity
         do {
-            guard try await holdIdentity(nodeID, on: connection, patience: configuration.identityPatience, clock: clock, logger: logger) else {
+            guard let held = try await NodeIdentity.take(
+                nodeID, on: connection, configuration: url.connectionConfiguration(tls), patience: configuration.identityPatience, clock: clock,
+                logger: logger
+            ) else {
                 try? await connection.close()
                 throw StoreOpenError(store: url.description, reason: "node id \(nodeID) is already running on this store (--node-id)")
             }
+            identity = held
         } catch let error as StoreOpenError {
             throw error
         } catch {
             try? await connection.close()
             throw StoreOpenError(store: url.description, reason: "cannot register the node: \(StoreOpenError.reason(error))")
         }
-        return PostgresGameStore(url: url, tls: tls, nodeID: nodeID, identity: connection, configuration: configuration, clock: clock, logger: logger)
+        return PostgresGameStore(url: url, tls: tls, nodeID: nodeID, identity: identity, configuration: configuration, clock: clock, logger: logger)
     }
-
-    /// Takes the advisory lock named after the node id on `connection`, retrying for
-    /// `patience`; false when another session keeps it.
-    private static func holdIdentity(
-        _ nodeID: String, on connection: PostgresConnection, patience: Duration, clock: ServerClock, logger: Logger
-    ) async throws -> Bool {
-        let key = "drawserver node \(nodeID)"
-        let deadline = clock.elapsed() + patience
-        while true {
-            for try await held in try await connection.query(
-                "SELECT pg_try_advisory_lock(hashtextextended(\(key), 0))", logger: logger
-            ).decode(Bool.self) where held {
-                return true
-            }
-            guard clock.elapsed() < deadline else { return false }
-            await clock.sleep(Self.identityRetry)
-        }
-    }
-
-    /// How often start-up asks again for a node id another process holds.
-    static let identityRetry = Duration.milliseconds(100)
 
     private init(
-        url: PostgresStoreURL, tls: PostgresStoreURL.TLSSettings, nodeID: String, identity: PostgresConnection, configuration: Configuration,
+        url: PostgresStoreURL, tls: PostgresStoreURL.TLSSettings, nodeID: String, identity: NodeIdentity, configuration: Configuration,
         clock: ServerClock, logger: Logger
     ) {
         self.identity = identity
@@ -221,7 +206,7 @@ package final class PostgresGameStore: Service {
     func close() async {
         eventSink.finish()
         clientTask.cancel()
-        try? await identity.close()
+        await identity.close()
         await clientTask.value
         try? await loop.shutdownGracefully()
     }
@@ -235,21 +220,24 @@ package final class PostgresGameStore: Service {
     /// it wrote everything for are released, so other nodes take them at once.
     package func run() async throws {
         let leaseClock = Task { await self.keepLeases() }
-        await cancelWhenGracefulShutdown {
-            var playersSince = GameDatabase.wallClockMs - 5_000
-            var directoryReads = DirectoryReads()
-            while !Task.isCancelled {
-                // Players from a few seconds back as well: the nodes' wall clocks stamp
-                // last_seen_at and need not agree exactly.
-                let since = GameDatabase.wallClockMs - 5_000
-                if await self.refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
-                    // The scan reads every lease and room: run only when the directory
-                    // shows a room it may take (a whole read, every 30 s, checks again).
-                    if directoryReads.mayHaveOrphans { await self.adoptOrphans() }
-                    playersSince = since
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await self.identity.keep() }
+                    group.addTask { await self.readDirectory() }
+                    // The directory loop ends when cancelled; the identity's throws when
+                    // another process took the node id.
+                    try await group.next()
+                    group.cancelAll()
                 }
-                await self.waitForScan()
             }
+        } catch {
+            // Another process runs as this node now: its leases are its own, so none is
+            // released here.
+            leaseClock.cancel()
+            logger.critical("this node stops: \(error)")
+            await close()
+            throw error
         }
         leaseClock.cancel()
         // What the writer could not write keeps its rooms' leases: they run out by
@@ -258,6 +246,25 @@ package final class PostgresGameStore: Service {
         let releases = keeper.withLock { k in k.leases.keys.filter { !unwritten.contains($0) }.flatMap { k.release($0) } }
         await perform(releases)
         await close()
+    }
+
+    /// Reads the directory every `directoryInterval` (at once after `scanSoon`) and takes
+    /// over orphaned rooms, until cancelled.
+    private func readDirectory() async {
+        var playersSince = GameDatabase.wallClockMs - 5_000
+        var directoryReads = DirectoryReads()
+        while !Task.isCancelled {
+            // Players from a few seconds back as well: the nodes' wall clocks stamp
+            // last_seen_at and need not agree exactly.
+            let since = GameDatabase.wallClockMs - 5_000
+            if await refreshDirectory(playersSince: playersSince, reads: &directoryReads) != nil {
+                // The scan reads every lease and room: run only when the directory
+                // shows a room it may take (a whole read, every 30 s, checks again).
+                if directoryReads.mayHaveOrphans { await adoptOrphans() }
+                playersSince = since
+            }
+            await waitForScan()
+        }
     }
 
     /// Reads the directory and takes over orphaned rooms now instead of at the next
