@@ -159,9 +159,8 @@ final class NodeIdentity: Sendable {
     private func isAlive(_ connection: PostgresConnection) async -> Bool {
         guard !connection.isClosed else { return false }
         let logger = self.logger
-        let answer = Answer()
         return await withCheckedContinuation { continuation in
-            answer.start(continuation)
+            let answer = Answer(continuation)
             let timer = clock.schedule(Self.checkPatience) { answer.give(false) }
             Task {
                 let alive = (try? await connection.query("SELECT 1", logger: logger)) != nil
@@ -190,14 +189,12 @@ struct NodeIdentityTaken: Error, CustomStringConvertible {
 
 /// The first of two answers (the probe's, the deadline's) resumes the waiter.
 private final class Answer: Sendable {
-    private let waiter = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+    private let continuation: CheckedContinuation<Bool, Never>
+    private let given = Atomic<Bool>(false)
 
-    func start(_ continuation: CheckedContinuation<Bool, Never>) { waiter.withLock { $0 = continuation } }
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
 
     func give(_ alive: Bool) {
-        waiter.withLock { w in
-            defer { w = nil }
-            return w
-        }?.resume(returning: alive)
+        if !given.exchange(true, ordering: .acquiringAndReleasing) { continuation.resume(returning: alive) }
     }
 }
