@@ -120,7 +120,9 @@ public struct Room: Sendable {
         ]
         effects += roomBroadcast(now: now)
         effects += canvasReplay(for: id)
-        effects += telephoneProgressState(to: id, now: now)
+        // A seat of the game that left and joins again gets its step back, like one that
+        // comes back with its token; anyone else what the room was told so far.
+        effects += resendTelephoneState(to: id, now: now)
         effects += maybeAutoStart(now: now)
         return .success(effects)
     }

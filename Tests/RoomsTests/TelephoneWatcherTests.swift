@@ -88,6 +88,20 @@ import Testing
         #expect(messages.contains { if case .phoneProgress(1, let done, 40_000) = $0 { done.count == 3 } else { false } })
     }
 
+    /// A player of the game who left the room and joins it again during a step is handed
+    /// its step again, as one who comes back with its token is, and can still hand it in.
+    @Test func aSeatThatLeftAndJoinsAgainGetsItsStepBack() {
+        var h = TelephoneTests.harness()
+        h.send(.start, from: "ada")
+        h.leave("bob")
+        _ = h.take("bob")
+        #expect(h.join("bob").isEmpty)
+        let steps = Self.phoneSteps(h.take("bob"))
+        #expect(steps.map(\.step) == [0] && steps.map(\.submitted) == [false])
+        h.send(.phoneSubmit(text: "a cat"), from: "bob")
+        #expect(Self.progress(&h, "ada").last?.done == ["bob"])
+    }
+
     @Test func aScreenThatJoinsDuringTheAlbumGetsItAsFarAsTheHostShowedIt() throws {
         var h = TelephoneTests.harness()
         h.send(.start, from: "ada")
