@@ -145,18 +145,21 @@ package final class PersistenceWriter: GameStore, Service {
     /// The rooms of the changes waiting for the next batch.
     var pendingRooms: Set<RoomCode> {
         pending.withLock { p in
-            var rooms = Set<RoomCode>()
-            var last: RoomCode?
-            // A drawer's frames come in runs of one room: a room equal to the one before is
-            // not hashed again.
-            for change in p.changes {
-                guard let room = change.room, room != last else { continue }
-                rooms.insert(room)
-                last = room
-            }
-            rooms.formUnion(p.strokes.rooms.lazy.compactMap(RoomCode.init(parsing:)))
-            return rooms
+            Self.rooms(of: p.changes).union(p.strokes.rooms.lazy.compactMap(RoomCode.init(parsing:)))
         }
+    }
+
+    /// The rooms `changes` write. A room's changes come in runs, so a room equal to the one
+    /// before is not hashed again.
+    static func rooms(of changes: [Change]) -> Set<RoomCode> {
+        var rooms = Set<RoomCode>()
+        var last: RoomCode?
+        for change in changes {
+            guard let room = change.room, room != last else { continue }
+            rooms.insert(room)
+            last = room
+        }
+        return rooms
     }
 
     init(

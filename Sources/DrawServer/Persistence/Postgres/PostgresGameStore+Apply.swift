@@ -52,7 +52,7 @@ extension PostgresGameStore: StorageBackend {
     /// out, to write in a later batch (a lease being acquired meanwhile). A lost room's
     /// changes are dropped: another node runs it now.
     func write(_ changes: [PersistenceWriter.Change], strokes: StrokeRuns, batch: Int64) async throws -> Set<RoomCode> {
-        let rooms = Self.rooms(of: changes).union(strokes.rooms.compactMap(RoomCode.init(parsing:)))
+        let rooms = PersistenceWriter.rooms(of: changes).union(strokes.rooms.compactMap(RoomCode.init(parsing:)))
         let claims = keeper.withLock { k in
             rooms.filter { !k.isTracked($0) }.sorted().flatMap { k.want($0, now: now) }
         }
@@ -126,19 +126,6 @@ extension PostgresGameStore: StorageBackend {
         countFenced(fenced.count)
         await perform(actions)
         return unclaimed
-    }
-
-    /// The rooms a batch touches. A drawer's frames come in runs of one room, so a room
-    /// equal to the one before is not hashed again.
-    static func rooms(of changes: [PersistenceWriter.Change]) -> Set<RoomCode> {
-        var rooms = Set<RoomCode>()
-        var last: RoomCode?
-        for change in changes {
-            guard let room = change.room, room != last else { continue }
-            rooms.insert(room)
-            last = room
-        }
-        return rooms
     }
 
     /// Writes one batch on `connection`, inside its transaction. Returns the rooms whose
